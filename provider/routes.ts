@@ -1,0 +1,118 @@
+/**
+ * The one table of the service's paths, shared by the provider's client and the
+ * emulator (spec: "Endpoints"). Every path is relative to `{base}/api/v10`.
+ *
+ * Each entry names the endpoint's number in the spec, its method and a path template.
+ * `path()` builds a concrete path; `match()` turns a concrete path back into the
+ * route and its parameters, which is how the emulator dispatches requests.
+ */
+
+export const API_PREFIX = "/api/v10";
+
+export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+
+export interface RouteDef {
+  /** Endpoint number in the spec's table (0 for the OAuth2 token endpoint). */
+  readonly spec: number;
+  readonly method: HttpMethod;
+  /** Template with `{name}` placeholders, e.g. `/applications/{applicationId}/commands`. */
+  readonly template: string;
+  /** Rate-limit bucket key: routes that share major parameters share a bucket. */
+  readonly bucket: string;
+}
+
+function route(spec: number, method: HttpMethod, template: string, bucket: string): RouteDef {
+  return { spec, method, template, bucket };
+}
+
+const GLOBAL = "/applications/{applicationId}/commands";
+const GLOBAL_ONE = "/applications/{applicationId}/commands/{commandId}";
+const GUILD = "/applications/{applicationId}/guilds/{guildId}/commands";
+const GUILD_ONE = "/applications/{applicationId}/guilds/{guildId}/commands/{commandId}";
+const GUILD_PERMS = "/applications/{applicationId}/guilds/{guildId}/commands/permissions";
+const COMMAND_PERMS =
+  "/applications/{applicationId}/guilds/{guildId}/commands/{commandId}/permissions";
+
+export const Routes = {
+  listGlobalCommands: route(1, "GET", GLOBAL, "global-commands"),
+  createGlobalCommand: route(2, "POST", GLOBAL, "global-commands-create"),
+  getGlobalCommand: route(3, "GET", GLOBAL_ONE, "global-command"),
+  editGlobalCommand: route(4, "PATCH", GLOBAL_ONE, "global-command"),
+  deleteGlobalCommand: route(5, "DELETE", GLOBAL_ONE, "global-command"),
+  bulkOverwriteGlobalCommands: route(6, "PUT", GLOBAL, "global-commands"),
+  listGuildCommands: route(7, "GET", GUILD, "guild-commands"),
+  createGuildCommand: route(8, "POST", GUILD, "guild-commands-create"),
+  getGuildCommand: route(9, "GET", GUILD_ONE, "guild-command"),
+  editGuildCommand: route(10, "PATCH", GUILD_ONE, "guild-command"),
+  deleteGuildCommand: route(11, "DELETE", GUILD_ONE, "guild-command"),
+  bulkOverwriteGuildCommands: route(12, "PUT", GUILD, "guild-commands"),
+  listGuildCommandPermissions: route(13, "GET", GUILD_PERMS, "guild-permissions"),
+  getCommandPermissions: route(14, "GET", COMMAND_PERMS, "command-permissions"),
+  editCommandPermissions: route(15, "PUT", COMMAND_PERMS, "command-permissions"),
+  batchEditCommandPermissions: route(16, "PUT", GUILD_PERMS, "guild-permissions"),
+  oauth2Token: route(0, "POST", "/oauth2/token", "oauth2-token"),
+} as const;
+
+export type RouteName = keyof typeof Routes;
+
+export type RouteParams = Record<string, string>;
+
+/** Builds the concrete path of a route; throws if a placeholder has no value. */
+export function path(def: RouteDef, params: RouteParams): string {
+  return def.template.replace(/\{(\w+)\}/g, (_m, key: string) => {
+    const value = params[key];
+    if (value === undefined) throw new Error(`route ${def.template}: missing parameter ${key}`);
+    return encodeURIComponent(value);
+  });
+}
+
+interface CompiledRoute {
+  readonly name: RouteName;
+  readonly def: RouteDef;
+  readonly regex: RegExp;
+  readonly keys: readonly string[];
+}
+
+// Literal segments ("permissions") must win over parameters ("{commandId}"), so routes
+// are matched in order of how many literal segments they have.
+const compiled: readonly CompiledRoute[] = (Object.keys(Routes) as RouteName[])
+  .map((name) => {
+    const def = Routes[name];
+    const keys: string[] = [];
+    const source = def.template.replace(/\{(\w+)\}/g, (_m, key: string) => {
+      keys.push(key);
+      return "([^/]+)";
+    });
+    return { name, def, regex: new RegExp(`^${source}$`), keys };
+  })
+  .sort((a, b) => a.keys.length - b.keys.length);
+
+export interface RouteMatch {
+  readonly name: RouteName;
+  readonly def: RouteDef;
+  readonly params: RouteParams;
+}
+
+/**
+ * Resolves a path (without the `/api/v10` prefix) and method to a route.
+ * Returns `{ methodNotAllowed: true }` when the path exists under another method.
+ */
+export function match(
+  method: string,
+  pathname: string,
+): RouteMatch | { readonly methodNotAllowed: true } | undefined {
+  let pathExists = false;
+  for (const c of compiled) {
+    const m = c.regex.exec(pathname);
+    if (!m) continue;
+    const params: RouteParams = {};
+    c.keys.forEach((key, i) => {
+      params[key] = decodeURIComponent(m[i + 1] ?? "");
+    });
+    // "permissions" is a literal segment, never a command id.
+    if (params["commandId"] === "permissions") continue;
+    pathExists = true;
+    if (c.def.method === method) return { name: c.name, def: c.def, params };
+  }
+  return pathExists ? { methodNotAllowed: true } : undefined;
+}

@@ -1,0 +1,27 @@
+/**
+ * `npm run setup` (also run before `npm start` and `npm test`): makes sure Node >= 22,
+ * the Pulumi CLI matching `@pulumi/pulumi`, its Node.js language host and the
+ * dynamic-provider plugin script are available, building the CLI offline if needed.
+ * Idempotent; seconds when everything is already there. A step that cannot be done
+ * stops with one message that says what to install.
+ */
+import { ensureToolchain, SetupError } from "./toolchain";
+
+function main(): void {
+  const started = Date.now();
+  const log = (line: string): void => console.log(line);
+  try {
+    const tc = ensureToolchain(log);
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    log(
+      `setup: pulumi v${tc.pulumiVersion} (${tc.source === "path" ? "found on PATH" : "cached"} in ${tc.pulumiBinDir}), ` +
+        `node from ${tc.nodeBinDir}, ready in ${seconds}s`,
+    );
+  } catch (err) {
+    const message = err instanceof SetupError ? err.message : String(err);
+    console.error(`setup failed: ${message}`);
+    process.exit(1);
+  }
+}
+
+main();

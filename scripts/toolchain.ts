@@ -1,0 +1,307 @@
+/**
+ * Where the project's engine toolchain lives and how to get it, offline.
+ *
+ * The Pulumi CLI and its Node.js language host cannot be downloaded on machines that
+ * reach only the npm registry, Debian's packages and the Go module proxy, so they are
+ * built from Go modules (wrapper modules in `toolchain/`, see `../shared/design.md`)
+ * into a cache outside the work tree, keyed by version, so every clone on a machine
+ * shares one build. A matching `pulumi` already on PATH is used as it is.
+ *
+ * `findToolchain()` only looks; `ensureToolchain()` (the setup step) also builds.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+
+export const PROJECT_ROOT = path.resolve(__dirname, "..");
+
+/** The failure of a setup step: one message that says what to do, never a stack trace. */
+export class SetupError extends Error {
+  override readonly name = "SetupError";
+}
+
+export interface Toolchain {
+  /** The `pulumi` CLI version, e.g. "3.259.0". */
+  readonly pulumiVersion: string;
+  /** Folder holding `pulumi` and `pulumi-language-nodejs`. */
+  readonly pulumiBinDir: string;
+  /** "path" when a matching CLI was found on PATH, "cache" when built or reused from the cache. */
+  readonly source: "path" | "cache";
+  /** Folder holding the Node >= 22 binary that every process of ours must run on. */
+  readonly nodeBinDir: string;
+  /** Folder holding `pulumi-resource-pulumi-nodejs`, the dynamic-provider plugin script. */
+  readonly dynamicPluginDir: string;
+}
+
+const MIN_NODE_MAJOR = 22;
+
+/** The version of `@pulumi/pulumi` installed for development, which the CLI must match. */
+export function pinnedPulumiVersion(): string {
+  const pkgFile = path.join(PROJECT_ROOT, "node_modules", "@pulumi", "pulumi", "package.json");
+  if (!fs.existsSync(pkgFile)) {
+    throw new SetupError("@pulumi/pulumi is not installed: run `npm ci` first.");
+  }
+  const version: unknown = JSON.parse(fs.readFileSync(pkgFile, "utf8")).version;
+  if (typeof version !== "string") throw new SetupError(`no version in ${pkgFile}`);
+  return version;
+}
+
+export function cacheRoot(): string {
+  const base = process.env["XDG_CACHE_HOME"] || path.join(os.homedir(), ".cache");
+  return path.join(base, "pulumi-discord-commands");
+}
+
+function cacheBinDir(version: string): string {
+  return path.join(cacheRoot(), `pulumi-v${version}`, "bin");
+}
+
+/** Node >= 22: the machine's `node` when new enough, else the `node` devDependency. */
+function findNodeBinDir(): string {
+  const candidates: string[] = [];
+  candidates.push(path.join(PROJECT_ROOT, "node_modules", ".bin"));
+  for (const dir of (process.env["PATH"] ?? "").split(path.delimiter))
+    if (dir) candidates.push(dir);
+  // The machine's node first when it is new enough; the npm package otherwise.
+  const ordered = [...candidates.slice(1), candidates[0] as string];
+  for (const dir of ordered) {
+    const bin = path.join(dir, "node");
+    if (!fs.existsSync(bin)) continue;
+    const out = spawnSync(bin, ["-p", "process.versions.node"], { encoding: "utf8" });
+    const major = Number((out.stdout ?? "").trim().split(".")[0]);
+    if (out.status === 0 && major >= MIN_NODE_MAJOR) return dir;
+  }
+  throw new SetupError(
+    `Node.js >= ${MIN_NODE_MAJOR} is needed (the engine's plugin processes run on it) and none was found: ` +
+      "run `npm ci`, which installs it from the npm registry as the `node` devDependency, or install Node 22.",
+  );
+}
+
+function dynamicPluginDir(): string {
+  const dir = path.join(PROJECT_ROOT, "node_modules", "@pulumi", "pulumi");
+  if (!fs.existsSync(path.join(dir, "pulumi-resource-pulumi-nodejs"))) {
+    throw new SetupError(
+      "pulumi-resource-pulumi-nodejs is missing from node_modules/@pulumi/pulumi: run `npm ci`.",
+    );
+  }
+  return dir;
+}
+
+function cliVersion(bin: string): string | undefined {
+  const out = spawnSync(bin, ["version"], {
+    encoding: "utf8",
+    env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
+  });
+  if (out.status !== 0) return undefined;
+  return out.stdout.trim().replace(/^v/, "");
+}
+
+function which(name: string): string | undefined {
+  for (const dir of (process.env["PATH"] ?? "").split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, name);
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/** A `pulumi` on PATH whose version matches, with its language host beside it or on PATH. */
+function findCliOnPath(version: string): string | undefined {
+  const cli = which("pulumi");
+  if (!cli || cliVersion(cli) !== version) return undefined;
+  const dir = path.dirname(fs.realpathSync(cli));
+  if (fs.existsSync(path.join(dir, "pulumi-language-nodejs"))) return dir;
+  const host = which("pulumi-language-nodejs");
+  return host && path.dirname(host) === path.dirname(cli) ? path.dirname(cli) : undefined;
+}
+
+function findCliInCache(version: string): string | undefined {
+  const dir = cacheBinDir(version);
+  const cli = path.join(dir, "pulumi");
+  if (!fs.existsSync(cli) || !fs.existsSync(path.join(dir, "pulumi-language-nodejs"))) {
+    return undefined;
+  }
+  return cliVersion(cli) === version ? dir : undefined;
+}
+
+/** Looks for the toolchain without building anything. */
+export function findToolchain(): Toolchain | undefined {
+  const version = pinnedPulumiVersion();
+  const onPath = findCliOnPath(version);
+  const cached = onPath ? undefined : findCliInCache(version);
+  const binDir = onPath ?? cached;
+  if (!binDir) return undefined;
+  return {
+    pulumiVersion: version,
+    pulumiBinDir: binDir,
+    source: onPath ? "path" : "cache",
+    nodeBinDir: findNodeBinDir(),
+    dynamicPluginDir: dynamicPluginDir(),
+  };
+}
+
+/** Like `findToolchain`, but a missing toolchain is a clear error that names the fix. */
+export function requireToolchain(): Toolchain {
+  const found = findToolchain();
+  if (!found) {
+    throw new SetupError(
+      `the Pulumi CLI v${pinnedPulumiVersion()} is not built yet: run \`npm run setup\`.`,
+    );
+  }
+  return found;
+}
+
+/**
+ * The environment every engine run of ours uses: Node >= 22 first on PATH (the engine
+ * starts `pulumi-resource-pulumi-nodejs`, a shell script that runs `node`), then the
+ * CLI and the plugin script.
+ */
+export function toolchainPath(tc: Toolchain, basePath = process.env["PATH"] ?? ""): string {
+  return [tc.nodeBinDir, tc.pulumiBinDir, tc.dynamicPluginDir, basePath].join(path.delimiter);
+}
+
+function findGo(): string | undefined {
+  return (
+    which("go") ?? (fs.existsSync("/usr/local/go/bin/go") ? "/usr/local/go/bin/go" : undefined)
+  );
+}
+
+/** Reads the version a wrapper module pins for a module path, from its go.mod. */
+function goModVersion(moduleDir: string, modulePath: string): string | undefined {
+  const goMod = fs.readFileSync(path.join(moduleDir, "go.mod"), "utf8");
+  const escaped = modulePath.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  const m = new RegExp(`\\n\\s*${escaped} (v[^\\s]+)`).exec(goMod);
+  return m?.[1];
+}
+
+interface GoBuild {
+  readonly moduleDir: string;
+  readonly pkg: string;
+  readonly output: string;
+  readonly ldflags: string;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+function goBuild(go: string, build: GoBuild, log: (line: string) => void): void {
+  const tmp = `${build.output}.tmp-${process.pid}`;
+  const args = [
+    "build",
+    "-trimpath",
+    "-tags",
+    "osusergo,grpcnotrace",
+    "-ldflags",
+    build.ldflags,
+    "-o",
+    tmp,
+    build.pkg,
+  ];
+  log(`  go ${args.join(" ")}   (in ${path.relative(PROJECT_ROOT, build.moduleDir)})`);
+  const res = spawnSync(go, args, {
+    cwd: build.moduleDir,
+    env: { ...process.env, GOFLAGS: "-mod=readonly", ...build.env },
+    stdio: ["ignore", "inherit", "pipe"],
+    encoding: "utf8",
+  });
+  if (res.status !== 0) {
+    fs.rmSync(tmp, { force: true });
+    const stderr = (res.stderr ?? "").trim().split("\n").slice(-15).join("\n");
+    const offline = /dial tcp|proxy\.golang|403|lookup|connection refused|timeout/i.test(stderr);
+    throw new SetupError(
+      `building ${build.pkg} failed${offline ? " (the Go module proxy could not be reached or refused a module)" : ""}.\n` +
+        `${stderr}\n` +
+        "Check that the Go module proxy is reachable (GOPROXY), or install the Pulumi CLI " +
+        `v${pinnedPulumiVersion()} with pulumi-language-nodejs on PATH.`,
+    );
+  }
+  fs.renameSync(tmp, build.output); // atomic: a half-built binary is never found
+}
+
+/** Serializes builds across clones and processes sharing the cache. */
+function withLock<T>(dir: string, fn: () => T): T {
+  const lock = path.join(dir, ".lock");
+  fs.mkdirSync(dir, { recursive: true });
+  const deadline = Date.now() + 20 * 60_000;
+  for (;;) {
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch {
+      // A lock older than the deadline belongs to a build that died.
+      const since = fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
+      if (Date.now() - since > 20 * 60_000) fs.rmSync(lock, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new SetupError(`timed out waiting for the lock ${lock}`);
+      execFileSync("sleep", ["2"]);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** Finds the toolchain, building the CLI and language host from Go modules if needed. */
+export function ensureToolchain(log: (line: string) => void): Toolchain {
+  const version = pinnedPulumiVersion();
+  const found = findToolchain();
+  if (found) return found;
+
+  const go = findGo();
+  if (!go) {
+    throw new SetupError(
+      `the Pulumi CLI v${version} is neither on PATH nor in ${cacheRoot()}, and Go is not installed to build it.\n` +
+        `Install Go >= 1.24 (it builds the CLI from the Go module proxy), or install the Pulumi CLI v${version} ` +
+        "and pulumi-language-nodejs on PATH.",
+    );
+  }
+  const cliModule = path.join(PROJECT_ROOT, "toolchain", "pulumi");
+  const hostModule = path.join(PROJECT_ROOT, "toolchain", "language-nodejs");
+  const pinnedInGoMod = goModVersion(cliModule, "github.com/pulumi/pulumi/pkg/v3");
+  if (pinnedInGoMod !== `v${version}`) {
+    throw new SetupError(
+      `toolchain/pulumi/go.mod pins github.com/pulumi/pulumi/pkg/v3 ${pinnedInGoMod ?? "(nothing)"}, ` +
+        `but @pulumi/pulumi is ${version}: keep them equal (see README, "How the CLI is obtained").`,
+    );
+  }
+  const binDir = cacheBinDir(version);
+  withLock(path.dirname(binDir), () => {
+    if (findCliInCache(version)) return; // another process built it while we waited
+    fs.mkdirSync(binDir, { recursive: true });
+    log(`Building the Pulumi CLI v${version} from Go modules into ${binDir}`);
+    log("  (once per machine: about 5 minutes and 5 GB of Go caches when cold, seconds when warm)");
+    goBuild(
+      go,
+      {
+        moduleDir: cliModule,
+        pkg: "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi",
+        output: path.join(binDir, "pulumi"),
+        // The version stamp matters: without it `pulumi version` is empty and the
+        // Automation API refuses the CLI.
+        ldflags: `-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v${version}`,
+        env: {},
+      },
+      log,
+    );
+    goBuild(
+      go,
+      {
+        moduleDir: hostModule,
+        pkg: "github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3",
+        output: path.join(binDir, "pulumi-language-nodejs"),
+        ldflags: "-s -w",
+        // The proxy's only version of the host is absent from the checksum database;
+        // go.sum (committed) pins its hash instead.
+        env: { GONOSUMDB: "github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs" },
+      },
+      log,
+    );
+  });
+  const built = findToolchain();
+  if (!built) throw new SetupError(`the built CLI in ${binDir} does not report v${version}`);
+  return built;
+}

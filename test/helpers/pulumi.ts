@@ -1,0 +1,224 @@
+/**
+ * Runs Pulumi programs through the real CLI, offline: a local file backend and
+ * `PULUMI_HOME` in a scratch folder, passphrase secrets, no update checks and no plugin
+ * downloads. Two ways in:
+ *  - `PulumiProgram`: a program folder (`Pulumi.yaml` + `index.ts`), run by the CLI and
+ *    its Node.js language host exactly as users run theirs;
+ *  - `inlineStack`: the Automation API with an inline program, where that suits a test.
+ *
+ * Scratch folders live under `<repo>/.work/` (git-ignored) so that a program's
+ * `require("@pulumi/pulumi")` resolves to the repository's `node_modules`.
+ */
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type * as automation from "@pulumi/pulumi/automation";
+import { PROJECT_ROOT, requireToolchain, toolchainPath } from "../../scripts/toolchain";
+
+export const WORK_ROOT = path.join(PROJECT_ROOT, ".work", "tests");
+const PASSPHRASE = "test-passphrase-not-a-secret";
+
+/** A fresh scratch folder under `.work/tests`, removed by `cleanup()`. */
+export function scratchDir(prefix: string): string {
+  fs.mkdirSync(WORK_ROOT, { recursive: true });
+  return fs.mkdtempSync(path.join(WORK_ROOT, `${prefix}-`));
+}
+
+/** The environment of an offline engine run whose backend and home live in `root`. */
+export function engineEnv(root: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const tc = requireToolchain();
+  const backend = path.join(root, "backend");
+  const home = path.join(root, "pulumi-home");
+  fs.mkdirSync(backend, { recursive: true });
+  fs.mkdirSync(home, { recursive: true });
+  return {
+    ...process.env,
+    PATH: toolchainPath(tc),
+    PULUMI_BACKEND_URL: `file://${backend}`,
+    PULUMI_HOME: home,
+    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "false",
+    // Tests type-check with `tsc` once; the engine's ts-node need not do it per run.
+    PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+    NO_COLOR: "1",
+    ...extra,
+  };
+}
+
+export interface CliResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface ProgramFiles {
+  /** File name -> content; `Pulumi.yaml`, `package.json` and `tsconfig.json` have defaults. */
+  readonly [file: string]: string;
+}
+
+/**
+ * A Pulumi project folder run through the CLI. `run()` echoes the engine's output to
+ * the test log, so a CI log shows what `pulumi up` printed.
+ */
+export class PulumiProgram {
+  readonly dir: string;
+  readonly root: string;
+  readonly env: NodeJS.ProcessEnv;
+
+  constructor(
+    readonly name: string,
+    files: ProgramFiles,
+    options: { env?: Record<string, string>; root?: string } = {},
+  ) {
+    this.root = options.root ?? scratchDir(name);
+    this.dir = path.join(this.root, "program");
+    this.env = engineEnv(this.root, options.env);
+    fs.mkdirSync(this.dir, { recursive: true });
+    const defaults: ProgramFiles = {
+      "Pulumi.yaml": `name: ${name}\nruntime: nodejs\nmain: index.ts\n`,
+      // Its own package.json keeps the engine from taking the repository's `main`.
+      "package.json": JSON.stringify({ name, private: true }, null, 2),
+      "tsconfig.json": JSON.stringify(
+        {
+          compilerOptions: {
+            strict: true,
+            target: "ES2022",
+            module: "commonjs",
+            moduleResolution: "node",
+          },
+        },
+        null,
+        2,
+      ),
+    };
+    this.write({ ...defaults, ...files });
+  }
+
+  write(files: ProgramFiles): void {
+    for (const [file, content] of Object.entries(files)) {
+      const target = path.join(this.dir, file);
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.writeFileSync(target, content);
+    }
+  }
+
+  /** Runs `pulumi <args>` in the program folder; never throws on a non-zero exit. */
+  run(
+    args: readonly string[],
+    options: { echo?: boolean; timeoutMs?: number } = {},
+  ): Promise<CliResult> {
+    const echo = options.echo ?? true;
+    return new Promise((resolve, reject) => {
+      const child = spawn("pulumi", [...args], {
+        cwd: this.dir,
+        env: this.env,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      const header = `\n$ pulumi ${args.join(" ")}   [${this.name}]\n`;
+      if (echo) process.stdout.write(header);
+      child.stdout.on("data", (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (echo) process.stdout.write(chunk);
+      });
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (echo) process.stderr.write(chunk);
+      });
+      const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 240_000);
+      child.on("error", (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+      child.on("close", (code) => {
+        clearTimeout(timer);
+        resolve({ code, stdout, stderr });
+      });
+    });
+  }
+
+  /** Like `run`, but a non-zero exit fails with the CLI's output in the message. */
+  async ok(args: readonly string[]): Promise<CliResult> {
+    const res = await this.run(args);
+    if (res.code !== 0) {
+      throw new Error(`pulumi ${args.join(" ")} exited ${res.code}\n${res.stdout}\n${res.stderr}`);
+    }
+    return res;
+  }
+
+  /** Creates (or selects) a stack. */
+  async stack(name: string): Promise<void> {
+    const sel = await this.run(["stack", "select", name, "--create", "--non-interactive"]);
+    if (sel.code !== 0) throw new Error(`stack select ${name} failed: ${sel.stderr}`);
+  }
+
+  async up(extra: readonly string[] = []): Promise<CliResult> {
+    return this.ok(["up", "--yes", "--non-interactive", "--skip-preview", ...extra]);
+  }
+
+  async destroy(extra: readonly string[] = []): Promise<CliResult> {
+    return this.ok(["destroy", "--yes", "--non-interactive", ...extra]);
+  }
+
+  /** `pulumi preview --json`'s change summary, e.g. `{ same: 1 }` or `{ update: 1 }`. */
+  async previewSummary(extra: readonly string[] = []): Promise<Record<string, number>> {
+    const res = await this.ok(["preview", "--json", "--non-interactive", ...extra]);
+    const parsed: unknown = JSON.parse(res.stdout);
+    if (typeof parsed === "object" && parsed !== null && "changeSummary" in parsed) {
+      return parsed.changeSummary as Record<string, number>;
+    }
+    throw new Error(`preview --json printed no changeSummary: ${res.stdout}`);
+  }
+
+  async outputs(): Promise<Record<string, unknown>> {
+    const res = await this.ok(["stack", "output", "--json", "--show-secrets"]);
+    return JSON.parse(res.stdout) as Record<string, unknown>;
+  }
+
+  /** The stack's state file, as the local backend keeps it. */
+  stateFile(stack: string): string {
+    return path.join(this.root, "backend", ".pulumi", "stacks", this.name, `${stack}.json`);
+  }
+
+  cleanup(): void {
+    fs.rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+/**
+ * An Automation API stack with an inline program, on the same offline settings.
+ * `main` points at the repository so the program's modules resolve from its node_modules.
+ */
+export async function inlineStack(
+  projectName: string,
+  stackName: string,
+  program: automation.PulumiFn,
+): Promise<{ stack: automation.Stack; root: string; cleanup: () => void }> {
+  const auto = await import("@pulumi/pulumi/automation");
+  const tc = requireToolchain();
+  const root = scratchDir(projectName);
+  const env = engineEnv(root);
+  const envVars: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env))
+    if (v !== undefined && k.startsWith("PULUMI_")) envVars[k] = v;
+  envVars["PATH"] = env["PATH"] ?? "";
+  const pulumiCommand = await auto.PulumiCommand.get({ root: path.dirname(tc.pulumiBinDir) });
+  const stack = await auto.LocalWorkspace.createOrSelectStack(
+    { projectName, stackName, program },
+    {
+      pulumiCommand,
+      pulumiHome: env["PULUMI_HOME"] ?? path.join(root, "pulumi-home"),
+      envVars,
+      projectSettings: {
+        name: projectName,
+        runtime: "nodejs",
+        main: PROJECT_ROOT,
+        backend: { url: env["PULUMI_BACKEND_URL"] ?? "" },
+      },
+    },
+  );
+  return { stack, root, cleanup: () => fs.rmSync(root, { recursive: true, force: true }) };
+}
