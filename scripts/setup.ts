@@ -1,17 +1,19 @@
 /**
  * `npm run setup` (also run before `npm start` and `npm test`): makes sure Node >= 22,
  * the Pulumi CLI matching `@pulumi/pulumi`, its Node.js language host and the
- * dynamic-provider plugin script are available, building the CLI offline if needed.
+ * dynamic-provider plugin script are available, building the CLI offline if needed, and
+ * builds the package into `dist/`.
  * Idempotent; seconds when everything is already there. A step that cannot be done
  * stops with one message that says what to install.
  */
-import { ensureToolchain, SetupError } from "./toolchain";
+import { buildPackage, ensureToolchain, SetupError } from "./toolchain";
 
 function main(): void {
   const started = Date.now();
   const log = (line: string): void => console.log(line);
   try {
     const tc = ensureToolchain(log);
+    buildPackage(log);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     log(
       `setup: pulumi v${tc.pulumiVersion} (${tc.source === "path" ? "found on PATH" : "cached"} in ${tc.pulumiBinDir}), ` +

@@ -305,3 +305,32 @@ export function ensureToolchain(log: (line: string) => void): Toolchain {
   if (!built) throw new SetupError(`the built CLI in ${binDir} does not report v${version}`);
   return built;
 }
+
+/**
+ * Builds the package (`dist/`, what users install and what the engine's provider host
+ * loads) and links it as `node_modules/pulumi-discord-commands`, so the demo, the
+ * examples and the engine tests import it by name, as users do. Incremental: seconds.
+ */
+export function buildPackage(log: (line: string) => void): void {
+  const tsc = path.join(PROJECT_ROOT, "node_modules", "typescript", "bin", "tsc");
+  const res = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], {
+    cwd: PROJECT_ROOT,
+    encoding: "utf8",
+  });
+  if (res.status !== 0) {
+    throw new SetupError(`building the package failed:\n${res.stdout}${res.stderr}`);
+  }
+  const link = path.join(PROJECT_ROOT, "node_modules", "pulumi-discord-commands");
+  const target = path.relative(path.dirname(link), PROJECT_ROOT);
+  let current: string | undefined;
+  try {
+    current = fs.readlinkSync(link);
+  } catch {
+    current = undefined;
+  }
+  if (current !== target) {
+    fs.rmSync(link, { recursive: true, force: true });
+    fs.symlinkSync(target, link, "dir");
+    log(`linked node_modules/pulumi-discord-commands -> ${target}`);
+  }
+}

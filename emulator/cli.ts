@@ -1,0 +1,147 @@
+/**
+ * `npm run emulator -- [--port <p>] [--host 127.0.0.1] [--config <file>] [--state <file>]
+ *                      [--json] [--no-rate-limits] [--control|--no-control] [--verbose]`
+ *
+ * Prints the URL and the default credentials (with `--json`: exactly one JSON line on
+ * stdout), then serves until SIGINT or SIGTERM.
+ */
+import type { EmulatorOptions } from "./server";
+import { startEmulator } from "./server";
+
+const USAGE = `usage: npm run emulator -- [options]
+  --port <p>          port (default 8787; 0 = a free port)
+  --host <h>          host (default 127.0.0.1)
+  --config <file>     JSON config (applications, users, guilds, rate limits...)
+  --state <file>      persist state to this JSON file
+  --json              print one JSON line with the URL and credentials
+  --no-rate-limits    turn rate limiting off
+  --control           serve the control API even on a non-loopback host
+  --no-control        do not serve the control API
+  --verbose           log every request on stderr
+  --help              this text`;
+
+interface CliArgs {
+  options: EmulatorOptions;
+  json: boolean;
+  verbose: boolean;
+}
+
+export function parseArgs(argv: readonly string[]): CliArgs {
+  const options: EmulatorOptions = { port: 8787 };
+  let json = false;
+  let verbose = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? "";
+    const value = (): string => {
+      const v = argv[++i];
+      if (v === undefined || v.startsWith("--")) throw new Error(`${arg} needs a value`);
+      return v;
+    };
+    switch (arg) {
+      case "--port": {
+        const p = Number(value());
+        if (!Number.isInteger(p) || p < 0 || p > 65535) throw new Error("--port must be 0-65535");
+        options.port = p;
+        break;
+      }
+      case "--host":
+        options.host = value();
+        break;
+      case "--config":
+        options.configFile = value();
+        break;
+      case "--state":
+        options.statePath = value();
+        break;
+      case "--json":
+        json = true;
+        break;
+      case "--no-rate-limits":
+        options.rateLimits = false;
+        break;
+      case "--control":
+        options.control = true;
+        break;
+      case "--no-control":
+        options.control = false;
+        break;
+      case "--verbose":
+        verbose = true;
+        break;
+      case "--help":
+      case "-h":
+        process.stdout.write(`${USAGE}\n`);
+        process.exit(0);
+        break;
+      default:
+        throw new Error(`unknown argument ${arg}\n${USAGE}`);
+    }
+  }
+  return { options, json, verbose };
+}
+
+async function main(): Promise<void> {
+  let args: CliArgs;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (err) {
+    process.stderr.write(`emulator: ${(err as Error).message}\n`);
+    process.exit(2);
+  }
+  if (args.verbose) {
+    args.options.onRequest = (e) =>
+      process.stderr.write(
+        `${e.time} ${e.method} ${e.path} ${e.status} ${e.durationMs}ms${e.fault ? ` fault=${e.fault}` : ""}\n`,
+      );
+  }
+  args.options.onInternalError = (err) =>
+    process.stderr.write(
+      `emulator: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
+  let emu;
+  try {
+    emu = await startEmulator(args.options);
+  } catch (err) {
+    process.stderr.write(`emulator: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+  const summary = {
+    url: emu.url,
+    applicationId: emu.applicationId,
+    botToken: emu.botToken,
+    clientId: emu.clientId,
+    clientSecret: emu.clientSecret,
+    guildId: emu.guildId,
+    bearerToken: emu.userBearerToken,
+  };
+  if (args.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
+  else {
+    process.stdout.write(
+      [
+        `Command service emulator listening on ${emu.url} (API at ${emu.apiUrl})`,
+        `  application id  ${summary.applicationId}`,
+        `  bot token       ${summary.botToken}`,
+        `  client id       ${summary.clientId}`,
+        `  client secret   ${summary.clientSecret}`,
+        `  guild id        ${summary.guildId}`,
+        `  user bearer     ${summary.bearerToken}  (applications.commands.permissions.update)`,
+        `  rate limits     ${emu.config.rateLimits === false || args.options.rateLimits === false ? "off" : "on"}`,
+        `  control API     ${emu.controlEnabled ? `${emu.url}/__emulator/` : "off"}`,
+        "Press Ctrl+C to stop.",
+        "",
+      ].join("\n"),
+    );
+  }
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    if (!args.json) process.stderr.write(`emulator: ${signal}, stopping\n`);
+    void emu.close().then(() => process.exit(0));
+    setTimeout(() => process.exit(0), 3000).unref();
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+}
+
+if (require.main === module) void main();

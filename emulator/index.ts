@@ -1,0 +1,10 @@
+/** The command service emulator: a local server that behaves like the service. */
+export { startEmulator } from "./server";
+export type { EmulatorOptions, RunningEmulator } from "./server";
+export { DEFAULTS, EmulatorConfig, RateLimitConfig, resolveConfig } from "./config";
+export type { EmulatorConfigInput, ResolvedConfig } from "./config";
+export { EmulatorControl, ControlError } from "./control";
+export type { FaultAction, FaultPlanInput, FaultRuleInput } from "./faults";
+export type { Counters, RequestLogEntry } from "./log";
+export type { StoredCommand, StoredPermissions } from "./store";
+export { ApiError } from "./errors";

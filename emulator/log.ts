@@ -1,0 +1,73 @@
+/** The request log and counters the control API exposes (control calls are not logged). */
+import type { RouteName } from "../provider/routes";
+
+export interface RequestLogEntry {
+  readonly method: string;
+  /** The route's name from provider/routes.ts, or null for unknown paths. */
+  readonly route: RouteName | null;
+  readonly path: string;
+  /** The status sent; 0 when the connection was dropped on purpose. */
+  readonly status: number;
+  /** ISO time the request arrived (emulator clock). */
+  readonly time: string;
+  readonly durationMs: number;
+  /** The injected fault, if any: "status:503", "rate_limit", "drop", "delay". */
+  readonly fault?: string;
+}
+
+export interface Counters {
+  total: number;
+  writes: number;
+  faults: number;
+  internalErrors: number;
+  byMethod: Record<string, number>;
+  byRoute: Record<string, number>;
+  byStatus: Record<string, number>;
+}
+
+const MAX_ENTRIES = 50_000;
+
+function emptyCounters(): Counters {
+  return {
+    total: 0,
+    writes: 0,
+    faults: 0,
+    internalErrors: 0,
+    byMethod: {},
+    byRoute: {},
+    byStatus: {},
+  };
+}
+
+export class RequestLog {
+  private entries: RequestLogEntry[] = [];
+  private counts: Counters = emptyCounters();
+
+  record(entry: RequestLogEntry): void {
+    this.entries.push(entry);
+    if (this.entries.length > MAX_ENTRIES)
+      this.entries.splice(0, this.entries.length - MAX_ENTRIES);
+    const c = this.counts;
+    c.total++;
+    if (entry.method !== "GET") c.writes++;
+    if (entry.fault !== undefined) c.faults++;
+    if (entry.status >= 500 && entry.fault === undefined) c.internalErrors++;
+    c.byMethod[entry.method] = (c.byMethod[entry.method] ?? 0) + 1;
+    const route = entry.route ?? "unknown";
+    c.byRoute[route] = (c.byRoute[route] ?? 0) + 1;
+    c.byStatus[String(entry.status)] = (c.byStatus[String(entry.status)] ?? 0) + 1;
+  }
+
+  list(): RequestLogEntry[] {
+    return [...this.entries];
+  }
+
+  counters(): Counters {
+    return structuredClone(this.counts);
+  }
+
+  reset(): void {
+    this.entries = [];
+    this.counts = emptyCounters();
+  }
+}

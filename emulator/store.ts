@@ -1,0 +1,470 @@
+/**
+ * The emulator's state: commands, permission overwrites, issued OAuth2 tokens, daily
+ * create counters and Activities switches, over the static world of the configuration
+ * (applications, users, guilds). With a state file it persists after every change with
+ * an atomic write (temporary file + rename); a corrupt file is an error at start.
+ *
+ * Stored objects are never mutated in place: an update replaces the object. That makes
+ * `transaction()` cheap (a shallow copy of the maps) and every change all-or-nothing.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { Clock } from "./clock";
+import type { ApplicationConfig, GuildConfig, ResolvedConfig, UserConfig } from "./config";
+import { formatIssues, PermissionBits } from "./config";
+import { SnowflakeGenerator } from "./snowflake";
+
+export interface StoredCommand {
+  readonly id: string;
+  readonly application_id: string;
+  readonly guild_id?: string;
+  readonly version: string;
+  readonly type: number;
+  readonly name: string;
+  readonly name_localizations?: Record<string, string>;
+  readonly description: string;
+  readonly description_localizations?: Record<string, string>;
+  readonly options?: unknown[];
+  readonly default_member_permissions: string | null;
+  readonly dm_permission?: boolean;
+  readonly default_permission?: boolean;
+  readonly nsfw: boolean;
+  readonly integration_types?: number[];
+  readonly contexts?: number[] | null;
+  readonly handler?: number;
+}
+
+export interface StoredPermission {
+  readonly id: string;
+  readonly type: number;
+  readonly permission: boolean;
+}
+
+/** A guild application command permissions object (target = command id or app id). */
+export interface StoredPermissions {
+  readonly id: string;
+  readonly application_id: string;
+  readonly guild_id: string;
+  readonly permissions: readonly StoredPermission[];
+}
+
+export interface IssuedToken {
+  readonly token: string;
+  readonly applicationId: string;
+  readonly scopes: readonly string[];
+  /** Emulator-clock milliseconds. */
+  readonly expiresAt: number;
+}
+
+export type Application = ApplicationConfig & { clientId: string };
+
+export interface UserTokenMatch {
+  readonly user: UserConfig;
+  readonly scopes: readonly string[];
+  readonly applicationId: string | undefined;
+}
+
+const PersistedState = z.strictObject({
+  format: z.literal("pulumi-discord-commands-emulator/1"),
+  clockOffsetMs: z.number().min(0),
+  lastSnowflake: z.string().regex(/^\d{1,20}$/),
+  commands: z.array(
+    z.looseObject({
+      id: z.string().regex(/^\d{1,20}$/),
+      application_id: z.string(),
+      version: z.string(),
+      type: z.number().int(),
+      name: z.string(),
+      description: z.string(),
+      nsfw: z.boolean(),
+      default_member_permissions: z.string().nullable(),
+    }),
+  ),
+  permissions: z.array(
+    z.strictObject({
+      id: z.string(),
+      application_id: z.string(),
+      guild_id: z.string(),
+      permissions: z.array(
+        z.strictObject({ id: z.string(), type: z.number().int(), permission: z.boolean() }),
+      ),
+    }),
+  ),
+  tokens: z.array(
+    z.strictObject({
+      token: z.string(),
+      applicationId: z.string(),
+      scopes: z.array(z.string()),
+      expiresAt: z.number(),
+    }),
+  ),
+  creates: z.record(z.string(), z.array(z.number())),
+  activities: z.record(z.string(), z.boolean()),
+});
+type PersistedState = z.infer<typeof PersistedState>;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export const LAUNCH_COMMAND = {
+  name: "Launch",
+  description: "Launch an activity",
+  handler: 2,
+} as const;
+
+function permKey(applicationId: string, guildId: string, targetId: string): string {
+  return `${applicationId}/${guildId}/${targetId}`;
+}
+
+export class Store {
+  readonly clock: Clock;
+  readonly ids: SnowflakeGenerator;
+  private commands = new Map<string, StoredCommand>();
+  private perms = new Map<string, StoredPermissions>();
+  private tokens = new Map<string, IssuedToken>();
+  private creates = new Map<string, number[]>();
+  private activities = new Map<string, boolean>();
+  private readonly apps = new Map<string, Application>();
+  private readonly appsByBotToken = new Map<string, Application>();
+  private readonly appsByClientId = new Map<string, Application>();
+  private readonly userTokens = new Map<string, UserTokenMatch>();
+  private readonly users = new Map<string, UserConfig>();
+  private readonly guilds = new Map<string, GuildConfig>();
+  private inTransaction = false;
+
+  constructor(
+    readonly config: ResolvedConfig,
+    readonly statePath?: string,
+  ) {
+    this.clock = new Clock();
+    this.ids = new SnowflakeGenerator(() => this.clock.now());
+    for (const app of config.applications) {
+      this.apps.set(app.id, app);
+      this.appsByBotToken.set(app.botToken, app);
+      this.appsByClientId.set(app.clientId, app);
+    }
+    for (const user of config.users) {
+      this.users.set(user.id, user);
+      for (const t of user.tokens) {
+        this.userTokens.set(t.token, {
+          user,
+          scopes: t.scopes,
+          applicationId: t.applicationId,
+        });
+      }
+    }
+    for (const guild of config.guilds) this.guilds.set(guild.id, guild);
+    if (statePath !== undefined && fs.existsSync(statePath)) this.load(statePath);
+    else this.initialize();
+  }
+
+  // ---- world (configuration) ---------------------------------------------------------
+
+  application(id: string): Application | undefined {
+    return this.apps.get(id);
+  }
+
+  applications(): Application[] {
+    return [...this.apps.values()];
+  }
+
+  applicationByBotToken(token: string): Application | undefined {
+    return this.appsByBotToken.get(token);
+  }
+
+  applicationByClientId(clientId: string): Application | undefined {
+    return this.appsByClientId.get(clientId);
+  }
+
+  userToken(token: string): UserTokenMatch | undefined {
+    return this.userTokens.get(token);
+  }
+
+  user(id: string): UserConfig | undefined {
+    return this.users.get(id);
+  }
+
+  guild(id: string): GuildConfig | undefined {
+    return this.guilds.get(id);
+  }
+
+  isAuthorized(applicationId: string, guildId: string): boolean {
+    return this.guilds.get(guildId)?.authorizedApplications.includes(applicationId) ?? false;
+  }
+
+  /** A member's permission bits in a guild (all bits for the owner), or undefined. */
+  memberPermissions(guildId: string, userId: string): bigint | undefined {
+    const guild = this.guilds.get(guildId);
+    if (!guild) return undefined;
+    if (guild.ownerId === userId) return ~0n & ((1n << 64n) - 1n);
+    const member = guild.members.find((m) => m.userId === userId);
+    if (!member) return undefined;
+    let bits = BigInt(member.permissions);
+    for (const role of guild.roles) {
+      if (role.id === guild.id || member.roles.includes(role.id)) bits |= BigInt(role.permissions);
+    }
+    if (bits & PermissionBits.ADMINISTRATOR) bits = ~0n & ((1n << 64n) - 1n);
+    return bits;
+  }
+
+  activitiesEnabled(applicationId: string): boolean {
+    return this.activities.get(applicationId) ?? false;
+  }
+
+  // ---- commands ------------------------------------------------------------------------
+
+  command(id: string): StoredCommand | undefined {
+    return this.commands.get(id);
+  }
+
+  /** Commands of one scope (guildId undefined = global), in id order. */
+  commandsIn(applicationId: string, guildId: string | undefined): StoredCommand[] {
+    const out: StoredCommand[] = [];
+    for (const c of this.commands.values()) {
+      if (c.application_id === applicationId && c.guild_id === guildId) out.push(c);
+    }
+    return out;
+  }
+
+  allCommands(): StoredCommand[] {
+    return [...this.commands.values()];
+  }
+
+  putCommand(command: StoredCommand): void {
+    this.ids.observe(command.id);
+    this.ids.observe(command.version);
+    this.commands.set(command.id, command);
+  }
+
+  /** Deletes a command and all of its permission overwrites, in every guild. */
+  deleteCommand(id: string): boolean {
+    const existed = this.commands.delete(id);
+    this.dropPermissionsOf(id);
+    return existed;
+  }
+
+  // ---- permissions ---------------------------------------------------------------------
+
+  permissions(
+    applicationId: string,
+    guildId: string,
+    targetId: string,
+  ): StoredPermissions | undefined {
+    return this.perms.get(permKey(applicationId, guildId, targetId));
+  }
+
+  permissionsIn(applicationId: string, guildId: string): StoredPermissions[] {
+    return [...this.perms.values()].filter(
+      (p) => p.application_id === applicationId && p.guild_id === guildId,
+    );
+  }
+
+  allPermissions(): StoredPermissions[] {
+    return [...this.perms.values()];
+  }
+
+  setPermissions(value: StoredPermissions): void {
+    const key = permKey(value.application_id, value.guild_id, value.id);
+    if (value.permissions.length === 0) this.perms.delete(key);
+    else this.perms.set(key, value);
+  }
+
+  deletePermissions(applicationId: string, guildId: string, targetId: string): boolean {
+    return this.perms.delete(permKey(applicationId, guildId, targetId));
+  }
+
+  /** Drops a command's overwrites in every guild (rename and delete do this). */
+  dropPermissionsOf(commandId: string): void {
+    for (const [key, p] of this.perms) if (p.id === commandId) this.perms.delete(key);
+  }
+
+  // ---- daily creates -------------------------------------------------------------------
+
+  /** Creates counted in the last 24 hours for a scope. */
+  createsToday(scopeKey: string): number {
+    const now = this.clock.now();
+    const list = (this.creates.get(scopeKey) ?? []).filter((t) => t > now - DAY_MS);
+    return list.length;
+  }
+
+  recordCreates(scopeKey: string, count: number): void {
+    if (count <= 0) return;
+    const now = this.clock.now();
+    const list = (this.creates.get(scopeKey) ?? []).filter((t) => t > now - DAY_MS);
+    for (let i = 0; i < count; i++) list.push(now);
+    this.creates.set(scopeKey, list);
+  }
+
+  // ---- tokens --------------------------------------------------------------------------
+
+  issueToken(token: IssuedToken): void {
+    const now = this.clock.now();
+    for (const [key, t] of this.tokens) if (t.expiresAt <= now) this.tokens.delete(key);
+    this.tokens.set(token.token, token);
+  }
+
+  /** A client-credentials token, if issued and not expired. */
+  issuedToken(token: string): IssuedToken | undefined {
+    const t = this.tokens.get(token);
+    if (!t || t.expiresAt <= this.clock.now()) return undefined;
+    return t;
+  }
+
+  // ---- Activities ------------------------------------------------------------------------
+
+  /**
+   * Turns Activities on or off for an application. On: the `Launch` entry point
+   * (handler DISCORD_LAUNCH_ACTIVITY) is created unless the app has an entry point.
+   * Off: the app's entry point commands are removed (an entry point needs Activities).
+   */
+  setActivities(applicationId: string, enabled: boolean): void {
+    const app = this.apps.get(applicationId);
+    if (!app) throw new Error(`unknown application ${applicationId}`);
+    this.activities.set(applicationId, enabled);
+    const entryPoints = this.commandsIn(applicationId, undefined).filter((c) => c.type === 4);
+    if (enabled && entryPoints.length === 0) {
+      const id = this.ids.next();
+      this.putCommand({
+        id,
+        application_id: applicationId,
+        version: this.ids.next(),
+        type: 4,
+        name: LAUNCH_COMMAND.name,
+        description: LAUNCH_COMMAND.description,
+        default_member_permissions: null,
+        dm_permission: true,
+        nsfw: false,
+        integration_types: [...app.installationContexts],
+        contexts: null,
+        handler: LAUNCH_COMMAND.handler,
+      });
+    } else if (!enabled) {
+      for (const c of entryPoints) this.deleteCommand(c.id);
+    }
+  }
+
+  // ---- transactions and persistence ----------------------------------------------------
+
+  /**
+   * Runs `fn` all-or-nothing: if it throws, every change it made is undone. On success
+   * the state is persisted (when a state file is configured).
+   */
+  transaction<T>(fn: () => T): T {
+    if (this.inTransaction) return fn();
+    const saved = {
+      commands: new Map(this.commands),
+      perms: new Map(this.perms),
+      tokens: new Map(this.tokens),
+      creates: new Map(this.creates),
+      activities: new Map(this.activities),
+    };
+    this.inTransaction = true;
+    try {
+      const result = fn();
+      this.inTransaction = false;
+      this.persist();
+      return result;
+    } catch (err) {
+      this.commands = saved.commands;
+      this.perms = saved.perms;
+      this.tokens = saved.tokens;
+      this.creates = saved.creates;
+      this.activities = saved.activities;
+      this.inTransaction = false;
+      throw err;
+    }
+  }
+
+  /** Resets every command, permission, token and counter to the configured start. */
+  reset(): void {
+    this.commands = new Map();
+    this.perms = new Map();
+    this.tokens = new Map();
+    this.creates = new Map();
+    this.activities = new Map();
+    this.clock.offset = 0;
+    this.initialize();
+  }
+
+  snapshot(): PersistedState {
+    return {
+      format: "pulumi-discord-commands-emulator/1",
+      clockOffsetMs: this.clock.offset,
+      lastSnowflake: this.ids.current(),
+      commands: this.allCommands().map((c) => ({ ...c })),
+      permissions: this.allPermissions().map((p) => ({
+        ...p,
+        permissions: p.permissions.map((x) => ({ ...x })),
+      })),
+      tokens: [...this.tokens.values()].map((t) => ({ ...t, scopes: [...t.scopes] })),
+      creates: Object.fromEntries(this.creates),
+      activities: Object.fromEntries(this.activities),
+    };
+  }
+
+  /** Writes the state file atomically (temporary file in the same folder + rename). */
+  persist(): void {
+    if (this.statePath === undefined || this.inTransaction) return;
+    const target = path.resolve(this.statePath);
+    const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
+    fs.writeFileSync(tmp, `${JSON.stringify(this.snapshot(), null, 1)}\n`);
+    fs.renameSync(tmp, target);
+  }
+
+  private initialize(): void {
+    this.inTransaction = true;
+    try {
+      for (const app of this.apps.values()) {
+        if (app.activities) this.setActivities(app.id, true);
+      }
+    } finally {
+      this.inTransaction = false;
+    }
+    this.persist();
+  }
+
+  private load(file: string): void {
+    let raw: string;
+    try {
+      raw = fs.readFileSync(file, "utf8");
+    } catch (err) {
+      throw new Error(`cannot read emulator state file ${file}: ${(err as Error).message}`, {
+        cause: err,
+      });
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch (err) {
+      throw new Error(
+        `emulator state file ${file} is corrupt (invalid JSON: ${(err as Error).message}); ` +
+          "fix or delete it to start from an empty state",
+        { cause: err },
+      );
+    }
+    const parsed = PersistedState.safeParse(json);
+    if (!parsed.success) {
+      throw new Error(
+        `emulator state file ${file} is corrupt or of another format; fix or delete it:\n` +
+          formatIssues(parsed.error),
+      );
+    }
+    const s = parsed.data;
+    this.clock.offset = s.clockOffsetMs;
+    this.ids.observe(s.lastSnowflake);
+    for (const c of s.commands) {
+      const command = c as unknown as StoredCommand;
+      this.ids.observe(command.id);
+      this.ids.observe(command.version);
+      this.commands.set(command.id, command);
+    }
+    for (const p of s.permissions) this.perms.set(permKey(p.application_id, p.guild_id, p.id), p);
+    for (const t of s.tokens) this.tokens.set(t.token, t);
+    for (const [k, v] of Object.entries(s.creates)) this.creates.set(k, v);
+    for (const [k, v] of Object.entries(s.activities)) this.activities.set(k, v);
+    // Applications configured with Activities on get their entry point if it is missing.
+    for (const app of this.apps.values()) {
+      if (app.activities && !this.activities.has(app.id)) this.setActivities(app.id, true);
+    }
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * One rate-limit bucket: a sequential queue (one request of the bucket in flight at a
+ * time, in call order, like discord.js's SequentialHandler) and the bucket's state as
+ * last reported by the service's `X-RateLimit-*` headers.
+ */
+export class BucketQueue {
+  /** `X-RateLimit-Remaining` of the last response; 1 until the service says otherwise. */
+  remaining = 1;
+  /** When the bucket resets (the client's clock, ms); 0 when unknown. */
+  resetAt = 0;
+  #tail: Promise<void> = Promise.resolve();
+  #pending = 0;
+
+  constructor(readonly id: string) {}
+
+  /** Requests queued or running on this bucket. */
+  get pending(): number {
+    return this.#pending;
+  }
+
+  /** Runs `task` after every task queued before it has settled. */
+  run<T>(task: () => Promise<T>): Promise<T> {
+    this.#pending++;
+    const result = this.#tail.then(task);
+    this.#tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result.finally(() => {
+      this.#pending--;
+    });
+  }
+
+  /** How long the next request must wait for this bucket, in ms (0: go now). */
+  waitMs(now: number): number {
+    return this.remaining <= 0 && this.resetAt > now ? this.resetAt - now : 0;
+  }
+
+  /** Records the bucket's state from a response's headers. */
+  update(remaining: number | undefined, resetAfterMs: number | undefined, now: number): void {
+    if (remaining !== undefined) this.remaining = remaining;
+    if (resetAfterMs !== undefined) this.resetAt = now + resetAfterMs;
+  }
+
+  /** A 429 on this bucket: nothing left until `retryAfterMs` has passed. */
+  exhaust(retryAfterMs: number, now: number): void {
+    this.remaining = 0;
+    this.resetAt = Math.max(this.resetAt, now + retryAfterMs);
+  }
+}

@@ -1,0 +1,301 @@
+/**
+ * The typed facade: one method per endpoint of the spec's table (like discord.js's
+ * `core` API). Bodies are sent as given (validation is `provider/schema`'s job);
+ * replies are parsed from `unknown` and checked for the fields the provider relies on.
+ */
+import { z } from "zod";
+import type { RouteDef, RouteParams } from "../routes";
+import { path as routePath, Routes } from "../routes";
+import type { ClientConfig } from "./config";
+import { HttpError, ServiceApiError } from "./errors";
+import type { RestResponse } from "./RestClient";
+import { RestClient } from "./RestClient";
+import type { ClientStats } from "./stats";
+import type {
+  WireCommand,
+  WireCommandBody,
+  WireCommandPatch,
+  WireGuildCommandPermissions,
+  WirePermissionsBody,
+} from "./types";
+
+/** Error codes the facade turns into results instead of errors. */
+export const UNKNOWN_COMMAND_CODE = 10063;
+export const UNKNOWN_PERMISSIONS_CODE = 10066;
+
+export interface ListOptions {
+  /** Return full `*_localizations` dictionaries (`with_localizations=true`). */
+  readonly withLocalizations?: boolean;
+}
+
+/** The result of a create: the service upserts by name (201 new, 200 overwritten). */
+export interface CreateResult {
+  readonly command: WireCommand;
+  readonly created: boolean;
+}
+
+const commandShape = z.looseObject({
+  id: z.string(),
+  application_id: z.string(),
+  name: z.string(),
+});
+
+const permissionsShape = z.looseObject({
+  id: z.string(),
+  application_id: z.string(),
+  guild_id: z.string(),
+  permissions: z.array(
+    z.looseObject({ id: z.string(), type: z.number(), permission: z.boolean() }),
+  ),
+});
+
+export class CommandsApi {
+  readonly rest: RestClient;
+
+  constructor(rest: RestClient | ClientConfig = {}) {
+    this.rest = rest instanceof RestClient ? rest : new RestClient(rest);
+  }
+
+  stats(): ClientStats {
+    return this.rest.stats();
+  }
+
+  close(): Promise<void> {
+    return this.rest.close();
+  }
+
+  // Global commands (endpoints 1-6).
+
+  /** 1. GET /applications/{application.id}/commands */
+  async listGlobalCommands(
+    applicationId: string,
+    options: ListOptions = {},
+  ): Promise<WireCommand[]> {
+    const params = { applicationId };
+    const res = await this.rest.request(Routes.listGlobalCommands, params, listQuery(options));
+    return commands(Routes.listGlobalCommands, params, res);
+  }
+
+  /** 2. POST /applications/{application.id}/commands (an upsert by name). */
+  async createGlobalCommand(applicationId: string, body: WireCommandBody): Promise<CreateResult> {
+    const params = { applicationId };
+    const res = await this.rest.request(Routes.createGlobalCommand, params, { json: body });
+    return created(Routes.createGlobalCommand, params, res);
+  }
+
+  /** 3. GET /applications/{application.id}/commands/{command.id}; undefined if unknown (10063). */
+  async getGlobalCommand(
+    applicationId: string,
+    commandId: string,
+  ): Promise<WireCommand | undefined> {
+    const params = { applicationId, commandId };
+    const res = await orUndefined(
+      this.rest.request(Routes.getGlobalCommand, params),
+      UNKNOWN_COMMAND_CODE,
+    );
+    return res === undefined ? undefined : command(Routes.getGlobalCommand, params, res);
+  }
+
+  /** 4. PATCH /applications/{application.id}/commands/{command.id} */
+  async editGlobalCommand(
+    applicationId: string,
+    commandId: string,
+    body: WireCommandPatch,
+  ): Promise<WireCommand> {
+    const params = { applicationId, commandId };
+    const res = await this.rest.request(Routes.editGlobalCommand, params, { json: body });
+    return command(Routes.editGlobalCommand, params, res);
+  }
+
+  /** 5. DELETE /applications/{application.id}/commands/{command.id}; false if already gone (10063). */
+  async deleteGlobalCommand(applicationId: string, commandId: string): Promise<boolean> {
+    const params = { applicationId, commandId };
+    const res = await orUndefined(
+      this.rest.request(Routes.deleteGlobalCommand, params),
+      UNKNOWN_COMMAND_CODE,
+    );
+    return res !== undefined;
+  }
+
+  /** 6. PUT /applications/{application.id}/commands: replaces every global command. */
+  async bulkOverwriteGlobalCommands(
+    applicationId: string,
+    bodies: readonly WireCommandBody[],
+  ): Promise<WireCommand[]> {
+    const params = { applicationId };
+    const res = await this.rest.request(Routes.bulkOverwriteGlobalCommands, params, {
+      json: bodies,
+    });
+    return commands(Routes.bulkOverwriteGlobalCommands, params, res);
+  }
+
+  // Guild commands (endpoints 7-12).
+
+  /** 7. GET /applications/{application.id}/guilds/{guild.id}/commands */
+  async listGuildCommands(
+    applicationId: string,
+    guildId: string,
+    options: ListOptions = {},
+  ): Promise<WireCommand[]> {
+    const params = { applicationId, guildId };
+    const res = await this.rest.request(Routes.listGuildCommands, params, listQuery(options));
+    return commands(Routes.listGuildCommands, params, res);
+  }
+
+  /** 8. POST /applications/{application.id}/guilds/{guild.id}/commands (an upsert by name). */
+  async createGuildCommand(
+    applicationId: string,
+    guildId: string,
+    body: WireCommandBody,
+  ): Promise<CreateResult> {
+    const params = { applicationId, guildId };
+    const res = await this.rest.request(Routes.createGuildCommand, params, { json: body });
+    return created(Routes.createGuildCommand, params, res);
+  }
+
+  /** 9. GET .../guilds/{guild.id}/commands/{command.id}; undefined if unknown (10063). */
+  async getGuildCommand(
+    applicationId: string,
+    guildId: string,
+    commandId: string,
+  ): Promise<WireCommand | undefined> {
+    const params = { applicationId, guildId, commandId };
+    const res = await orUndefined(
+      this.rest.request(Routes.getGuildCommand, params),
+      UNKNOWN_COMMAND_CODE,
+    );
+    return res === undefined ? undefined : command(Routes.getGuildCommand, params, res);
+  }
+
+  /** 10. PATCH .../guilds/{guild.id}/commands/{command.id} */
+  async editGuildCommand(
+    applicationId: string,
+    guildId: string,
+    commandId: string,
+    body: WireCommandPatch,
+  ): Promise<WireCommand> {
+    const params = { applicationId, guildId, commandId };
+    const res = await this.rest.request(Routes.editGuildCommand, params, { json: body });
+    return command(Routes.editGuildCommand, params, res);
+  }
+
+  /** 11. DELETE .../guilds/{guild.id}/commands/{command.id}; false if already gone (10063). */
+  async deleteGuildCommand(
+    applicationId: string,
+    guildId: string,
+    commandId: string,
+  ): Promise<boolean> {
+    const params = { applicationId, guildId, commandId };
+    const res = await orUndefined(
+      this.rest.request(Routes.deleteGuildCommand, params),
+      UNKNOWN_COMMAND_CODE,
+    );
+    return res !== undefined;
+  }
+
+  /** 12. PUT .../guilds/{guild.id}/commands: replaces every command of the guild. */
+  async bulkOverwriteGuildCommands(
+    applicationId: string,
+    guildId: string,
+    bodies: readonly WireCommandBody[],
+  ): Promise<WireCommand[]> {
+    const params = { applicationId, guildId };
+    const res = await this.rest.request(Routes.bulkOverwriteGuildCommands, params, {
+      json: bodies,
+    });
+    return commands(Routes.bulkOverwriteGuildCommands, params, res);
+  }
+
+  // Permissions (endpoints 13-15; 16 is disabled by the service).
+
+  /** 13. GET .../guilds/{guild.id}/commands/permissions */
+  async listGuildCommandPermissions(
+    applicationId: string,
+    guildId: string,
+  ): Promise<WireGuildCommandPermissions[]> {
+    const params = { applicationId, guildId };
+    const res = await this.rest.request(Routes.listGuildCommandPermissions, params);
+    const parsed = z.array(permissionsShape).safeParse(res.data);
+    if (!parsed.success) throw unexpected(Routes.listGuildCommandPermissions, params, res);
+    return parsed.data as WireGuildCommandPermissions[];
+  }
+
+  /**
+   * 14. GET .../commands/{command.id}/permissions; undefined when the command has no
+   * overwrites in the guild (404, code 10066).
+   */
+  async getCommandPermissions(
+    applicationId: string,
+    guildId: string,
+    commandId: string,
+  ): Promise<WireGuildCommandPermissions | undefined> {
+    const params = { applicationId, guildId, commandId };
+    const res = await orUndefined(
+      this.rest.request(Routes.getCommandPermissions, params),
+      UNKNOWN_PERMISSIONS_CODE,
+    );
+    return res === undefined ? undefined : permissions(Routes.getCommandPermissions, params, res);
+  }
+
+  /**
+   * 15. PUT .../commands/{command.id}/permissions: replaces the command's overwrites in
+   * the guild. Needs a user's Bearer token (`bearerToken`), never the bot's.
+   */
+  async editCommandPermissions(
+    applicationId: string,
+    guildId: string,
+    commandId: string,
+    body: WirePermissionsBody,
+  ): Promise<WireGuildCommandPermissions> {
+    const params = { applicationId, guildId, commandId };
+    const res = await this.rest.request(Routes.editCommandPermissions, params, { json: body });
+    return permissions(Routes.editCommandPermissions, params, res);
+  }
+}
+
+function listQuery(options: ListOptions): { query: Record<string, string> } | undefined {
+  return options.withLocalizations === true ? { query: { with_localizations: "true" } } : undefined;
+}
+
+/** Resolves to undefined when the request fails with 404 and `code`. */
+async function orUndefined(
+  pending: Promise<RestResponse>,
+  code: number,
+): Promise<RestResponse | undefined> {
+  try {
+    return await pending;
+  } catch (error) {
+    if (error instanceof ServiceApiError && error.status === 404 && error.code === code) {
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+function command(def: RouteDef, params: RouteParams, res: RestResponse): WireCommand {
+  if (!commandShape.safeParse(res.data).success) throw unexpected(def, params, res);
+  return res.data as WireCommand;
+}
+
+function commands(def: RouteDef, params: RouteParams, res: RestResponse): WireCommand[] {
+  if (!z.array(commandShape).safeParse(res.data).success) throw unexpected(def, params, res);
+  return res.data as WireCommand[];
+}
+
+function created(def: RouteDef, params: RouteParams, res: RestResponse): CreateResult {
+  return { command: command(def, params, res), created: res.status === 201 };
+}
+
+function permissions(
+  def: RouteDef,
+  params: RouteParams,
+  res: RestResponse,
+): WireGuildCommandPermissions {
+  if (!permissionsShape.safeParse(res.data).success) throw unexpected(def, params, res);
+  return res.data as WireGuildCommandPermissions;
+}
+
+function unexpected(def: RouteDef, params: RouteParams, res: RestResponse): HttpError {
+  const info = { method: def.method, route: def.template, path: routePath(def, params) };
+  return new HttpError(info, res.status, 1, "the service's reply does not have the expected shape");
+}

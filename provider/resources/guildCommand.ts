@@ -1,0 +1,8 @@
+/**
+ * The provider of `GuildCommand`: a command in one guild's scope (spec endpoints 7-11).
+ * The engine's dynamic-provider host loads this module by path at call time (see
+ * `sdk/providerModule.ts`) and calls `provider`'s methods.
+ */
+import { commandProvider } from "./commands";
+
+export const provider = commandProvider("guild");

@@ -1,0 +1,148 @@
+/**
+ * The provider of `GuildCommandPermissions`: the permission overwrites of one command in
+ * one guild, or of the whole application when `commandId` is the application id (they
+ * apply to every command without overwrites of its own). Spec endpoints 13-15.
+ *
+ * The resource id is `<guildId>/<commandId>`. Writes need a user's Bearer token
+ * (`discord:bearerToken`). `delete` writes an empty list, so the command falls back to
+ * its defaults; `read` treats "no permissions" (404/10066) as an empty list.
+ */
+import type { WirePermission } from "../client";
+import { ServiceApiError, UNKNOWN_COMMAND_CODE } from "../client";
+import { canonicalPermissions, permissionsEqual, validatePermissions } from "../schema";
+import type { CheckFailure } from "./commands";
+import { failure } from "./commands";
+import { client, configure, deployment, resolveApplicationId, settings } from "./runtime";
+import type { StackConfig } from "./runtime";
+import { guildPermissions, invalidatePermissions } from "./scopeCache";
+import type { Bag } from "./values";
+import {
+  omit,
+  optionalString,
+  requireString,
+  UNKNOWN,
+  unknownPaths,
+  withoutUnknowns,
+} from "./values";
+
+const REPLACE_KEYS = ["applicationId", "guildId", "commandId"] as const;
+
+/** The declared or stored overwrites; the engine hands them over as plain data. */
+function overwrites(value: unknown): WirePermission[] {
+  return Array.isArray(value) ? (value as WirePermission[]) : [];
+}
+
+function samePermissions(a: unknown, b: unknown): boolean {
+  return permissionsEqual(overwrites(a), overwrites(b));
+}
+
+function isGone(err: unknown): boolean {
+  return (
+    err instanceof ServiceApiError && (err.code === UNKNOWN_COMMAND_CODE || err.status === 404)
+  );
+}
+
+async function write(
+  inputs: Bag,
+): Promise<{ applicationId: string; guildId: string; commandId: string }> {
+  const applicationId = resolveApplicationId(optionalString(inputs, "applicationId"));
+  const guildId = requireString(inputs, "guildId");
+  const commandId = requireString(inputs, "commandId");
+  const permissions = canonicalPermissions(overwrites(inputs["permissions"]));
+  await client().editCommandPermissions(applicationId, guildId, commandId, { permissions });
+  invalidatePermissions(applicationId, guildId);
+  deployment.permissionsWritten(commandId);
+  return { applicationId, guildId, commandId };
+}
+
+export const provider = {
+  async configure(req: { config: StackConfig }): Promise<void> {
+    configure(req.config);
+  },
+
+  async check(_olds: Bag, news: Bag): Promise<{ inputs: Bag; failures: CheckFailure[] }> {
+    const inputs: Bag = { ...news };
+    const failures: CheckFailure[] = [];
+    if (inputs["applicationId"] === undefined && settings().applicationId !== undefined) {
+      inputs["applicationId"] = settings().applicationId;
+    }
+    for (const key of REPLACE_KEYS) {
+      const v = inputs[key];
+      if (v === UNKNOWN) continue;
+      if (!(typeof v === "string" && /^\d{1,20}$/.test(v))) {
+        failures.push({ property: key, reason: `${key}: must be a snowflake (a decimal id)` });
+      }
+    }
+    const permissions = inputs["permissions"] ?? [];
+    if (unknownPaths(permissions).length === 0) {
+      const result = validatePermissions({ permissions: withoutUnknowns(permissions) });
+      if (!result.ok) failures.push(...result.issues.map((i) => failure(i)));
+    }
+    return { inputs, failures };
+  },
+
+  async diff(
+    _id: string,
+    olds: Bag,
+    news: Bag,
+  ): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
+    const replaces = REPLACE_KEYS.filter((k) => news[k] === UNKNOWN || olds[k] !== news[k]);
+    const unknown = unknownPaths(news["permissions"]).length > 0;
+    const changes =
+      replaces.length > 0 || unknown || !samePermissions(olds["permissions"], news["permissions"]);
+    return { changes, replaces: [...replaces], deleteBeforeReplace: false };
+  },
+
+  async create(inputs: Bag): Promise<{ id: string; outs: Bag }> {
+    const { applicationId, guildId, commandId } = await write(inputs);
+    return {
+      id: `${guildId}/${commandId}`,
+      outs: { ...omit(inputs, ["__provider"]), applicationId },
+    };
+  },
+
+  async read(id: string, props: Bag): Promise<{ id: string; props?: Bag; inputs?: Bag }> {
+    const applicationId = resolveApplicationId(optionalString(props, "applicationId"));
+    const guildId = requireString(props, "guildId");
+    const commandId = requireString(props, "commandId");
+    const live = (await guildPermissions(applicationId, guildId)).get(commandId);
+    if (!live && commandId !== applicationId) {
+      // No overwrites: the command may be gone (then so is this resource) or just unset.
+      try {
+        await client().getCommandPermissions(applicationId, guildId, commandId);
+      } catch (err) {
+        if (isGone(err)) return { id: "" };
+        throw err;
+      }
+    }
+    const declared = props["permissions"];
+    const permissions =
+      live && !samePermissions(declared, live.permissions)
+        ? live.permissions
+        : !live && overwrites(declared).length > 0
+          ? []
+          : declared;
+    const inputs = { ...omit(props, ["__provider"]), applicationId, permissions };
+    return { id, props: inputs, inputs };
+  },
+
+  async update(_id: string, _olds: Bag, news: Bag): Promise<{ outs: Bag }> {
+    const { applicationId } = await write(news);
+    return { outs: { ...omit(news, ["__provider"]), applicationId } };
+  },
+
+  async delete(_id: string, props: Bag): Promise<void> {
+    const applicationId = resolveApplicationId(optionalString(props, "applicationId"));
+    const guildId = requireString(props, "guildId");
+    const commandId = requireString(props, "commandId");
+    // A permissions resource of this deployment wrote this command's list (a replacement
+    // moved onto it): emptying it now would undo that.
+    if (deployment.arePermissionsLive(commandId)) return;
+    try {
+      await client().editCommandPermissions(applicationId, guildId, commandId, { permissions: [] });
+    } catch (err) {
+      if (!isGone(err)) throw err; // the command is gone, and its permissions with it
+    }
+    invalidatePermissions(applicationId, guildId);
+  },
+};

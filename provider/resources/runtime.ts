@@ -1,0 +1,133 @@
+/**
+ * What the resource providers share inside one dynamic-provider host process (one per
+ * deployment): the configuration read in `configure`, the one client built from it, and
+ * the deployment's memory (command ids this deployment wrote, the scope-list cache).
+ *
+ * Credentials live only here, in memory: never in a resource's inputs or outputs, never
+ * in the serialized provider, never in an error or log line.
+ */
+import type { CommandsApi, ClientConfig } from "../client";
+import { ConfigurationError, createCommandsClient } from "../client";
+
+/** The subset of Pulumi's dynamic `ConfigureRequest` we read: namespaced stack config. */
+export interface StackConfig {
+  get(key: string): string | undefined;
+}
+
+/** Stack config keys, their environment-variable fallbacks, and the client option they set. */
+const SETTINGS = [
+  { key: "discord:apiUrl", env: "DISCORD_API_URL", option: "apiUrl" },
+  { key: "discord:applicationId", env: "DISCORD_APPLICATION_ID", option: undefined },
+  { key: "discord:botToken", env: "DISCORD_BOT_TOKEN", option: "botToken" },
+  { key: "discord:clientId", env: "DISCORD_CLIENT_ID", option: "clientId" },
+  { key: "discord:clientSecret", env: "DISCORD_CLIENT_SECRET", option: "clientSecret" },
+  { key: "discord:bearerToken", env: "DISCORD_BEARER_TOKEN", option: "bearerToken" },
+] as const;
+
+export interface ProviderSettings {
+  readonly client: ClientConfig;
+  /** Default application id for resources that do not name one. */
+  readonly applicationId: string | undefined;
+}
+
+/** Reads the provider's settings: stack config first, then environment variables. */
+export function readSettings(
+  config: StackConfig | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): ProviderSettings {
+  const client: ClientConfig = {};
+  let applicationId: string | undefined;
+  for (const s of SETTINGS) {
+    const value = config?.get(s.key) ?? env[s.env];
+    if (value === undefined || value === "") continue;
+    if (s.option === undefined) applicationId = value;
+    else client[s.option] = value;
+  }
+  return { client, applicationId };
+}
+
+interface ProcessState {
+  settings: ProviderSettings | undefined;
+  client: CommandsApi | undefined;
+  /** Command ids that a create or update of this deployment returned. */
+  readonly writtenCommandIds: Set<string>;
+  /** Command ids whose permissions a create or update of this deployment wrote. */
+  readonly writtenPermissionIds: Set<string>;
+}
+
+// One state per process, shared by the three providers even if their modules are loaded
+// twice (a package installed in two places): keyed on globalThis.
+const STATE_KEY = Symbol.for("pulumi-discord-commands.runtime");
+type GlobalWithState = typeof globalThis & { [STATE_KEY]?: ProcessState };
+
+function state(): ProcessState {
+  const g = globalThis as GlobalWithState;
+  g[STATE_KEY] ??= {
+    settings: undefined,
+    client: undefined,
+    writtenCommandIds: new Set(),
+    writtenPermissionIds: new Set(),
+  };
+  return g[STATE_KEY];
+}
+
+/** `configure` of every provider: keeps the settings; the client is built on first use. */
+export function configure(config: StackConfig | undefined): void {
+  const s = state();
+  const next = readSettings(config);
+  // Each provider kind is configured once per process with the same stack config.
+  if (s.settings && JSON.stringify(s.settings) === JSON.stringify(next)) return;
+  s.settings = next;
+  void s.client?.close();
+  s.client = undefined;
+}
+
+export function settings(): ProviderSettings {
+  const s = state();
+  s.settings ??= readSettings(undefined);
+  return s.settings;
+}
+
+export function client(): CommandsApi {
+  const s = state();
+  s.client ??= createCommandsClient(settings().client);
+  return s.client;
+}
+
+/** The application id a resource acts for: its own, or the configured default. */
+export function resolveApplicationId(declared: string | undefined): string {
+  const id = declared ?? settings().applicationId;
+  if (!id) {
+    throw new ConfigurationError(
+      "no application id: set `applicationId` on the resource, or the stack config " +
+        "`discord:applicationId` (pulumi config set discord:applicationId <id>), or DISCORD_APPLICATION_ID.",
+    );
+  }
+  return id;
+}
+
+export const deployment = {
+  commandWritten(id: string): void {
+    state().writtenCommandIds.add(id);
+  },
+  /** True when a create or update of this deployment returned this command id. */
+  isLiveCommand(id: string): boolean {
+    return state().writtenCommandIds.has(id);
+  },
+  permissionsWritten(commandId: string): void {
+    state().writtenPermissionIds.add(commandId);
+  },
+  arePermissionsLive(commandId: string): boolean {
+    return state().writtenPermissionIds.has(commandId);
+  },
+};
+
+/** For tests that run several deployments in one process. */
+export function resetProcessState(): void {
+  const s = state();
+  void s.client?.close();
+  s.client = undefined;
+  s.settings = undefined;
+  s.writtenCommandIds.clear();
+  s.writtenPermissionIds.clear();
+}

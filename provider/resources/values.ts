@@ -1,0 +1,67 @@
+/**
+ * Helpers for the property bags the engine hands a dynamic provider: values not yet
+ * known at preview, and the split between a resource's own keys and the command's.
+ */
+
+/**
+ * The engine's placeholder for a value unknown at preview time, as dynamic providers
+ * receive it (`rpc.unknownValue` in `@pulumi/pulumi`).
+ */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export type Path = (string | number)[];
+export type Bag = Record<string, unknown>;
+
+export function isRecord(value: unknown): value is Bag {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Paths of every unknown value inside `value`. */
+export function unknownPaths(value: unknown, at: Path = []): Path[] {
+  if (value === UNKNOWN) return [at];
+  if (Array.isArray(value)) return value.flatMap((v, i) => unknownPaths(v, [...at, i]));
+  if (isRecord(value))
+    return Object.entries(value).flatMap(([k, v]) => unknownPaths(v, [...at, k]));
+  return [];
+}
+
+/** A copy of `value` with unknown values removed (object keys dropped, array items kept as undefined). */
+export function withoutUnknowns<T>(value: T): T {
+  if (value === UNKNOWN) return undefined as T;
+  if (Array.isArray(value)) return value.map((v) => withoutUnknowns(v)) as T;
+  if (isRecord(value)) {
+    const out: Bag = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (v !== UNKNOWN) out[k] = withoutUnknowns(v);
+    }
+    return out as T;
+  }
+  return value;
+}
+
+/** True when one path lies on the other's branch (either is a prefix of the other). */
+export function sameBranch(a: Path, b: Path): boolean {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (String(a[i]) !== String(b[i])) return false;
+  return true;
+}
+
+/** `bag` without the given keys and without undefined values. */
+export function omit(bag: Bag, keys: readonly string[]): Bag {
+  const out: Bag = {};
+  for (const [k, v] of Object.entries(bag)) {
+    if (!keys.includes(k) && v !== undefined) out[k] = v;
+  }
+  return out;
+}
+
+export function optionalString(bag: Bag, key: string): string | undefined {
+  const v = bag[key];
+  return typeof v === "string" && v !== "" ? v : undefined;
+}
+
+export function requireString(bag: Bag, key: string): string {
+  const v = optionalString(bag, key);
+  if (v === undefined) throw new Error(`${key} is missing from the resource's state`);
+  return v;
+}

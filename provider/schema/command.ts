@@ -1,0 +1,374 @@
+/**
+ * The command body on the wire (spec: "Application Command", "Body fields per write
+ * endpoint") and its validator. Every rule lives here or in option.ts/names.ts/size.ts;
+ * the SDK shape is validated by mapping it to this one (mapping.ts).
+ *
+ * Choices written down here:
+ * - PRIMARY_ENTRY_POINT: names follow the USER/MESSAGE rules (mixed case and spaces: the
+ *   service's own entry point is named "Launch"); it has a description, required on
+ *   create and bulk, 1-100 like CHAT_INPUT; `handler` (1 or 2) is allowed and optional;
+ *   no options; global only (rule 13).
+ * - USER and MESSAGE: description absent or "" (what the service returns); a non-empty
+ *   description or description_localizations is rejected.
+ * - Scopes and write modes follow the spec's table. Global bulk (endpoint 6, fields "not
+ *   shown") is taken as global create plus `id`. Guild bulk (endpoint 12) accepts `id`,
+ *   `dm_permission`, `integration_types` and `contexts` (marked R in the table, but each
+ *   has a stated default, so they are accepted and not required) and rejects `nsfw`
+ *   (blank in the table). Guild create and edit reject `dm_permission`,
+ *   `integration_types` and `contexts`. `description` is required on create and bulk
+ *   for the types that have one (CHAT_INPUT, PRIMARY_ENTRY_POINT).
+ * - Edit (PATCH) accepts every field as optional except `type`; rules that depend on the
+ *   type use `ctx.existingType` (CHAT_INPUT when not given). The size rule counts the
+ *   fields given; to check the size of the result, validate the merged command in
+ *   create mode.
+ * - `required: false` on a subcommand or group is accepted (it changes nothing); `true`
+ *   is rejected.
+ */
+import { z } from "zod";
+import {
+  COMMAND_TYPES,
+  CONTEXT_TYPES,
+  CommandType,
+  ENTRY_POINT_HANDLERS,
+  INTEGRATION_TYPES,
+  InteractionContextType,
+  Limits,
+} from "./constants";
+import type { Path, SchemaIssue, Validation } from "./issues";
+import {
+  Codes,
+  IssueCollector,
+  checkArray,
+  checkBoolean,
+  checkOneOf,
+  checkString,
+  describeValue,
+  isRecord,
+} from "./issues";
+import { checkLocalizations, checkName } from "./names";
+import { checkOptionArray, localizationsSchema, wireOptionSchema } from "./option";
+import { sizeOfUnknown } from "./size";
+import { checkSnowflake, snowflakeSchema } from "./snowflake";
+
+export type Scope = "global" | "guild";
+export type WriteMode = "create" | "edit" | "bulk";
+export interface WireContext {
+  scope: Scope;
+  mode: WriteMode;
+  /** For `edit`: the type of the command being edited (type-dependent rules need it). */
+  existingType?: number;
+}
+
+// ---------------------------------------------------------------- shapes (types) -------
+
+export const wireCommandBodySchema = z.object({
+  /** Only in bulk bodies: the id of an existing command. */
+  id: snowflakeSchema.optional(),
+  type: z.literal(COMMAND_TYPES).optional(),
+  name: z.string(),
+  name_localizations: localizationsSchema,
+  description: z.string().optional(),
+  description_localizations: localizationsSchema,
+  options: z.array(wireOptionSchema).optional(),
+  default_member_permissions: z.string().nullish(),
+  dm_permission: z.boolean().optional(),
+  default_permission: z.boolean().nullish(),
+  nsfw: z.boolean().optional(),
+  integration_types: z.array(z.literal(INTEGRATION_TYPES)).nullish(),
+  contexts: z.array(z.literal(CONTEXT_TYPES)).nullish(),
+  handler: z.literal(ENTRY_POINT_HANDLERS).optional(),
+});
+
+/** A PATCH body: every field optional, no `type`. */
+export const wireCommandPatchSchema = wireCommandBodySchema
+  .omit({ type: true, id: true })
+  .partial();
+
+/** A command as the service returns it. */
+export const wireCommandSchema = wireCommandBodySchema.omit({ id: true }).extend({
+  id: snowflakeSchema,
+  application_id: snowflakeSchema,
+  guild_id: snowflakeSchema.optional(),
+  version: snowflakeSchema,
+  description: z.string(),
+  nsfw: z.boolean().optional(),
+  default_member_permissions: z.string().nullable().optional(),
+});
+
+export type WireCommandBody = z.infer<typeof wireCommandBodySchema>;
+export type WireCommandPatch = z.infer<typeof wireCommandPatchSchema>;
+export type WireCommand = z.infer<typeof wireCommandSchema>;
+
+// ---------------------------------------------------------------- rules ----------------
+
+type Where = `${Scope}:${WriteMode}`;
+const ALL: readonly Where[] = [
+  "global:create",
+  "global:edit",
+  "global:bulk",
+  "guild:create",
+  "guild:edit",
+  "guild:bulk",
+];
+const GLOBAL_AND_GUILD_BULK: readonly Where[] = [
+  "global:create",
+  "global:edit",
+  "global:bulk",
+  "guild:bulk",
+];
+
+/** Which write bodies accept a field (spec: "Body fields per write endpoint"). */
+export const FIELD_ACCEPTED_IN: Readonly<Record<string, readonly Where[]>> = {
+  id: ["global:bulk", "guild:bulk"],
+  type: ALL.filter((w) => !w.endsWith(":edit")),
+  name: ALL,
+  name_localizations: ALL,
+  description: ALL,
+  description_localizations: ALL,
+  options: ALL,
+  default_member_permissions: ALL,
+  dm_permission: GLOBAL_AND_GUILD_BULK,
+  default_permission: ALL,
+  integration_types: GLOBAL_AND_GUILD_BULK,
+  contexts: GLOBAL_AND_GUILD_BULK,
+  nsfw: ALL.filter((w) => w !== "guild:bulk"),
+  handler: ALL,
+};
+
+const WHERE_TEXT: Record<Where, string> = {
+  "global:create": "creating a global command",
+  "global:edit": "editing a global command",
+  "global:bulk": "a global bulk overwrite",
+  "guild:create": "creating a guild command",
+  "guild:edit": "editing a guild command",
+  "guild:bulk": "a guild bulk overwrite",
+};
+
+const PERMISSION_BITS = /^\d+$/;
+
+const TYPE_NAMES: Record<number, string> = Object.fromEntries(
+  Object.entries(CommandType).map(([k, v]) => [v, k]),
+);
+
+/** Checks a command body against every rule; issues and warnings go to `out`. */
+export function checkCommand(out: IssueCollector, body: unknown, ctx: WireContext): void {
+  if (!isRecord(body)) {
+    out.add([], Codes.DICT_TYPE, `The command must be an object, got ${describeValue(body)}.`);
+    return;
+  }
+  const where: Where = `${ctx.scope}:${ctx.mode}`;
+  const creating = ctx.mode !== "edit";
+  const rejected = new Set<string>();
+  for (const field of Object.keys(FIELD_ACCEPTED_IN)) {
+    if (body[field] === undefined) continue;
+    if (!FIELD_ACCEPTED_IN[field]?.includes(where)) {
+      rejected.add(field);
+      out.add(
+        [field],
+        Codes.FIELD_NOT_ALLOWED,
+        `"${field}" is not accepted when ${WHERE_TEXT[where]}.`,
+      );
+    }
+  }
+  const given = (field: string) => body[field] !== undefined && !rejected.has(field);
+
+  // type (rule 13: never PRIMARY_ENTRY_POINT in a guild)
+  let type: number | undefined = CommandType.CHAT_INPUT;
+  if (!creating) type = ctx.existingType ?? CommandType.CHAT_INPUT;
+  else if (given("type")) {
+    type = checkOneOf(out, body["type"], ["type"], COMMAND_TYPES, "a command type")
+      ? body["type"]
+      : undefined;
+  }
+  if (type === CommandType.PRIMARY_ENTRY_POINT && ctx.scope === "guild") {
+    out.add(
+      ["type"],
+      Codes.ENTRY_POINT_IN_GUILD,
+      "A PRIMARY_ENTRY_POINT command cannot be a guild command: register it globally.",
+    );
+  }
+  const typeText = type === undefined ? "this" : (TYPE_NAMES[type] ?? String(type));
+
+  if (given("id")) checkSnowflake(out, body["id"], ["id"]);
+
+  // rules 1, 2: names
+  const style = type === CommandType.CHAT_INPUT ? "chat_input" : "free";
+  if (given("name")) checkName(out, body["name"], ["name"], style);
+  else if (creating) out.add(["name"], Codes.REQUIRED, "This field is required.");
+  checkLocalizations(out, body["name_localizations"], ["name_localizations"], (v, at, locale) =>
+    checkName(out, v, at, style, locale),
+  );
+
+  // rule 3: descriptions
+  if (type === CommandType.USER || type === CommandType.MESSAGE) {
+    const d = body["description"];
+    if (d !== undefined && d !== "") {
+      if (typeof d !== "string") {
+        out.add(["description"], Codes.STRING_TYPE, `Must be a string, got ${describeValue(d)}.`);
+      } else {
+        out.add(
+          ["description"],
+          Codes.DESCRIPTION_NOT_ALLOWED,
+          `A ${typeText} command has no description: leave it out or use "".`,
+        );
+      }
+    }
+    const dl = body["description_localizations"];
+    if (dl !== undefined && dl !== null && !(isRecord(dl) && Object.keys(dl).length === 0)) {
+      out.add(
+        ["description_localizations"],
+        Codes.DESCRIPTION_NOT_ALLOWED,
+        `A ${typeText} command has no description, so no description_localizations.`,
+      );
+    }
+  } else {
+    const checkDescription = (v: unknown, at: Path, locale?: string) =>
+      checkString(out, v, at, Limits.DESCRIPTION_MIN, Limits.DESCRIPTION_MAX, locale);
+    if (given("description")) checkDescription(body["description"], ["description"]);
+    else if (creating && type !== undefined) {
+      out.add(["description"], Codes.REQUIRED, `A ${typeText} command needs a description.`);
+    }
+    checkLocalizations(
+      out,
+      body["description_localizations"],
+      ["description_localizations"],
+      checkDescription,
+    );
+  }
+
+  // rules 3-10: options only on CHAT_INPUT
+  if (given("options")) {
+    const options = body["options"];
+    if (type === CommandType.CHAT_INPUT) checkOptionArray(out, options, ["options"], "command");
+    else if (type !== undefined && !(Array.isArray(options) && options.length === 0)) {
+      out.add(
+        ["options"],
+        Codes.OPTIONS_NOT_ALLOWED,
+        `Options may only be set on CHAT_INPUT commands, not on ${typeText}.`,
+      );
+    }
+  }
+
+  // rule 12
+  const dmp = body["default_member_permissions"];
+  if (given("default_member_permissions") && dmp !== null) {
+    if (typeof dmp !== "string" || !PERMISSION_BITS.test(dmp)) {
+      out.add(
+        ["default_member_permissions"],
+        Codes.PERMISSIONS_INVALID,
+        `Must be a permission bit set as a decimal string (e.g. "32"), or null; got ${describeValue(dmp)}.`,
+      );
+    }
+  }
+  if (given("dm_permission") && checkBoolean(out, body["dm_permission"], ["dm_permission"])) {
+    out.warn(
+      ["dm_permission"],
+      Codes.DEPRECATED,
+      "dm_permission is deprecated: use contexts (include BOT_DM, 1, to allow DMs with the app).",
+    );
+  }
+  if (given("default_permission") && body["default_permission"] !== null) {
+    if (checkBoolean(out, body["default_permission"], ["default_permission"])) {
+      out.warn(
+        ["default_permission"],
+        Codes.DEPRECATED,
+        'default_permission is deprecated: use default_member_permissions ("0" disables the command for everyone but admins).',
+      );
+    }
+  }
+  if (given("nsfw")) checkBoolean(out, body["nsfw"], ["nsfw"]);
+  for (const [field, allowed, what] of [
+    ["integration_types", INTEGRATION_TYPES, "an integration type"],
+    ["contexts", CONTEXT_TYPES, "an interaction context type"],
+  ] as const) {
+    const list = body[field];
+    if (!given(field) || list === null) continue;
+    if (checkArray(out, list, [field], allowed.length)) {
+      for (let i = 0; i < list.length; i++) checkOneOf(out, list[i], [field, i], allowed, what);
+    }
+  }
+  const contexts = body["contexts"];
+  if (ctx.scope === "guild" && given("contexts") && Array.isArray(contexts)) {
+    if (contexts.includes(InteractionContextType.BOT_DM)) {
+      out.warn(
+        ["contexts"],
+        Codes.CONTEXT_IGNORED,
+        "Guild commands do not support BOT_DM (1): it has no effect here.",
+      );
+    }
+  }
+
+  // rule 13: handler only on PRIMARY_ENTRY_POINT
+  if (given("handler")) {
+    if (type !== undefined && type !== CommandType.PRIMARY_ENTRY_POINT) {
+      out.add(
+        ["handler"],
+        Codes.HANDLER_NOT_ALLOWED,
+        `handler is only for PRIMARY_ENTRY_POINT commands, not ${typeText}.`,
+      );
+    } else
+      checkOneOf(out, body["handler"], ["handler"], ENTRY_POINT_HANDLERS, "an entry point handler");
+  }
+
+  // rule 11: size
+  const size = sizeOfUnknown(body);
+  if (size > Limits.COMMAND_SIZE_MAX) {
+    out.add(
+      [],
+      Codes.TOO_LARGE,
+      `The command is ${size} characters long; at most ${Limits.COMMAND_SIZE_MAX} are allowed (names, descriptions and choice values, longest localization of each).`,
+    );
+  }
+}
+
+function fromZod(issues: readonly z.core.$ZodIssue[]): SchemaIssue[] {
+  return issues.map((i) => ({
+    path: i.path.filter((s): s is string | number => typeof s !== "symbol"),
+    code: "BASE_TYPE_INVALID",
+    message: "Invalid value.",
+  }));
+}
+
+/** Validates a wire command body for one write endpoint; collects every issue. */
+export function validateWireCommand(
+  body: unknown,
+  ctx: WireContext & { mode: "edit" },
+): Validation<WireCommandPatch>;
+export function validateWireCommand(body: unknown, ctx: WireContext): Validation<WireCommandBody>;
+export function validateWireCommand(
+  body: unknown,
+  ctx: WireContext,
+): Validation<WireCommandBody> | Validation<WireCommandPatch> {
+  const out = new IssueCollector();
+  checkCommand(out, body, ctx);
+  if (out.issues.length > 0) return { ok: false, issues: out.issues };
+  // The shape parse strips unknown keys; it cannot fail after the rules passed (a safety net).
+  const parsed =
+    ctx.mode === "edit"
+      ? wireCommandPatchSchema.safeParse(body)
+      : wireCommandBodySchema.safeParse(body);
+  if (!parsed.success) return { ok: false, issues: fromZod(parsed.error.issues) };
+  return { ok: true, value: parsed.data, warnings: out.warnings };
+}
+
+/**
+ * A zod schema that enforces every rule for one write endpoint: issues carry the
+ * service's code in `params.code`. For code that prefers zod (e.g. the emulator's router).
+ */
+export function wireCommandSchemaFor(ctx: WireContext) {
+  return z
+    .unknown()
+    .superRefine((value, zctx) => {
+      const out = new IssueCollector();
+      checkCommand(out, value, ctx);
+      for (const issue of out.issues) {
+        zctx.addIssue({
+          code: "custom",
+          path: issue.path,
+          message: issue.message,
+          params: { code: issue.code },
+        });
+      }
+    })
+    .pipe(ctx.mode === "edit" ? wireCommandPatchSchema : wireCommandBodySchema);
+}

@@ -1,0 +1,66 @@
+/**
+ * provider/schema: every rule of the application command service, written once, with no
+ * I/O. Used by the SDK (input types, preview-time validation), the provider (check, diff,
+ * read) and the emulator (400 responses).
+ */
+export * from "./constants";
+export { LOCALES, Locale, isLocale } from "./locales";
+export type { Localizations } from "./locales";
+export { Codes, formatPath, formatIssues, toErrorTree, charLength } from "./issues";
+export type { Code, Path, SchemaIssue, Validation } from "./issues";
+export { CHAT_INPUT_NAME_REGEX, chatInputNameProblem } from "./names";
+export { localizationsSchema, wireChoiceSchema, wireOptionSchema } from "./option";
+export type { WireChoice, WireOption } from "./option";
+export {
+  FIELD_ACCEPTED_IN,
+  validateWireCommand,
+  wireCommandBodySchema,
+  wireCommandPatchSchema,
+  wireCommandSchema,
+  wireCommandSchemaFor,
+} from "./command";
+export type {
+  Scope,
+  WireCommand,
+  WireCommandBody,
+  WireCommandPatch,
+  WireContext,
+  WriteMode,
+} from "./command";
+export { commandSize } from "./size";
+export { allChannels, everyone, isSnowflake, snowflakeSchema } from "./snowflake";
+export {
+  validatePermissions,
+  wireGuildCommandPermissionsSchema,
+  wirePermissionSchema,
+  wirePermissionsBodySchema,
+} from "./permissions";
+export type {
+  WireGuildCommandPermissions,
+  WirePermission,
+  WirePermissionsBody,
+} from "./permissions";
+export {
+  SDK_TO_WIRE_KEYS,
+  WIRE_TO_SDK_KEYS,
+  camelCase,
+  sdkToWire,
+  toSdkPath,
+  validateSdkCommand,
+  wireToSdk,
+} from "./mapping";
+export type { Camelize, SdkChoice, SdkCommandArgs, SdkOption } from "./mapping";
+export {
+  canonicalCommand,
+  canonicalPermissions,
+  commandsEqual,
+  deepEqual,
+  diffCommandFields,
+  permissionsEqual,
+} from "./normalize";
+export type {
+  CanonicalChoice,
+  CanonicalCommand,
+  CanonicalLocalizations,
+  CanonicalOption,
+} from "./normalize";

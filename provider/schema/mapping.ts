@@ -1,0 +1,131 @@
+/**
+ * The ONE mapping between the SDK shape (camelCase, what a Pulumi program writes) and the
+ * wire shape (snake_case). The key table is derived from the wire schemas' keys with one
+ * rename function, mirrored at the type level by `Camelize`, so the SDK's types and keys
+ * are never written by hand. The SDK shape is validated by mapping it to the wire shape,
+ * validating that, and mapping issue paths back.
+ */
+import type { WireCommandBody, WireContext } from "./command";
+import { validateWireCommand, wireCommandBodySchema } from "./command";
+import type { Path, SchemaIssue, Validation } from "./issues";
+import { Codes, IssueCollector, isRecord } from "./issues";
+import type { WireChoice, WireOption } from "./option";
+import { wireChoiceSchema, wireOptionSchema } from "./option";
+
+type CamelCase<S extends string> = S extends `${infer H}_${infer T}`
+  ? `${H}${Capitalize<CamelCase<T>>}`
+  : S;
+
+/** The SDK view of a wire type: every snake_case key renamed to camelCase, deeply. */
+export type Camelize<T> = T extends readonly (infer U)[]
+  ? Camelize<U>[]
+  : T extends object
+    ? { [K in keyof T as K extends string ? CamelCase<K> : K]: Camelize<T[K]> }
+    : T;
+
+export type SdkChoice = Camelize<WireChoice>;
+export type SdkOption = Camelize<WireOption>;
+/** A command as a Pulumi program declares it (no `id`: the service assigns it). */
+export type SdkCommandArgs = Camelize<Omit<WireCommandBody, "id">>;
+
+/** `name_localizations` -> `nameLocalizations` (the runtime twin of `CamelCase`). */
+export function camelCase(key: string): string {
+  return key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+}
+
+type Level = "command" | "option" | "choice";
+
+const LEVEL_KEYS: Record<Level, ReadonlySet<string>> = {
+  command: new Set(Object.keys(wireCommandBodySchema.shape).filter((k) => k !== "id")),
+  option: new Set(Object.keys(wireOptionSchema.shape)),
+  choice: new Set(Object.keys(wireChoiceSchema.shape)),
+};
+
+/** The key table: every wire key of the command, option and choice shapes, and its SDK key. */
+export const WIRE_TO_SDK_KEYS: Readonly<Record<string, string>> = Object.fromEntries(
+  [...LEVEL_KEYS.command, ...LEVEL_KEYS.option, ...LEVEL_KEYS.choice].map((k) => [k, camelCase(k)]),
+);
+export const SDK_TO_WIRE_KEYS: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(WIRE_TO_SDK_KEYS).map(([w, s]) => [s, w]),
+);
+
+const CHILD_LEVEL: Readonly<Record<string, Level>> = { options: "option", choices: "choice" };
+
+/**
+ * Renames keys level by level (command -> options -> choices); localization dictionaries
+ * and other values are copied as they are. Keys unknown at a level are dropped and, when
+ * converting SDK input, reported (path in SDK keys).
+ */
+function convert(
+  v: unknown,
+  level: Level,
+  toWire: boolean,
+  path: Path,
+  out: IssueCollector | undefined,
+): unknown {
+  if (!isRecord(v)) return v;
+  const result: Record<string, unknown> = {};
+  for (const key of Object.keys(v)) {
+    const value = v[key];
+    if (value === undefined) continue;
+    const wireKey = toWire ? SDK_TO_WIRE_KEYS[key] : key;
+    if (wireKey === undefined || !LEVEL_KEYS[level].has(wireKey)) {
+      if (out !== undefined) {
+        const hint = WIRE_TO_SDK_KEYS[key];
+        out.add(
+          [...path, key],
+          Codes.UNKNOWN_FIELD,
+          `Unknown field "${key}"${hint !== undefined && hint !== key ? `: did you mean "${hint}"?` : "."}`,
+        );
+      }
+      continue;
+    }
+    const targetKey = toWire ? wireKey : (WIRE_TO_SDK_KEYS[wireKey] ?? wireKey);
+    const child = CHILD_LEVEL[wireKey];
+    if (child !== undefined && Array.isArray(value)) {
+      result[targetKey] = value.map((item, i) =>
+        convert(item, child, toWire, [...path, key, i], out),
+      );
+    } else if (isRecord(value)) {
+      result[targetKey] = { ...value };
+    } else if (Array.isArray(value)) {
+      result[targetKey] = [...(value as unknown[])];
+    } else result[targetKey] = value;
+  }
+  return result;
+}
+
+export function sdkToWire(args: SdkCommandArgs): WireCommandBody {
+  return convert(args, "command", true, [], undefined) as WireCommandBody;
+}
+
+export function wireToSdk(cmd: WireCommandBody): SdkCommandArgs {
+  return convert(cmd, "command", false, [], undefined) as SdkCommandArgs;
+}
+
+/** A wire path in SDK keys: `["options", 0, "name_localizations", "fr"]` -> camelCase keys. */
+export function toSdkPath(path: Path): Path {
+  return path.map((seg) => (typeof seg === "string" ? (WIRE_TO_SDK_KEYS[seg] ?? seg) : seg));
+}
+
+function toSdkIssues(issues: SchemaIssue[]): SchemaIssue[] {
+  return issues.map((i) => ({ ...i, path: toSdkPath(i.path) }));
+}
+
+/**
+ * Validates a command as a Pulumi program declares it, for a create in `ctx.scope`.
+ * Issue and warning paths are in SDK keys (`options[0].nameLocalizations.fr`); the value
+ * is the wire body to send.
+ */
+export function validateSdkCommand(
+  args: unknown,
+  ctx: { scope: WireContext["scope"] },
+): Validation<WireCommandBody> {
+  const out = new IssueCollector();
+  const wire = convert(args, "command", true, [], out);
+  const result = validateWireCommand(wire, { scope: ctx.scope, mode: "create" });
+  if (!result.ok || out.issues.length > 0) {
+    return { ok: false, issues: [...out.issues, ...(result.ok ? [] : toSdkIssues(result.issues))] };
+  }
+  return { ok: true, value: result.value, warnings: toSdkIssues(result.warnings) };
+}

@@ -1,0 +1,47 @@
+/**
+ * Snowflakes: ids serialized as decimal strings. The service's are 17-20 digits; any 1-20
+ * digit decimal that fits in an unsigned 64-bit integer is accepted.
+ */
+import { z } from "zod";
+import type { IssueCollector, Path } from "./issues";
+import { Codes, describeValue } from "./issues";
+
+const UINT64_MAX = (1n << 64n) - 1n;
+const DIGITS = /^\d{1,20}$/;
+
+export function isSnowflake(v: unknown): v is string {
+  return typeof v === "string" && DIGITS.test(v) && BigInt(v) <= UINT64_MAX;
+}
+
+export const snowflakeSchema = z.string().refine(isSnowflake, {
+  params: { code: Codes.NUMBER_COERCE, message: "Value is not a snowflake." },
+});
+
+export function checkSnowflake(out: IssueCollector, v: unknown, path: Path): v is string {
+  if (!isSnowflake(v)) {
+    out.add(
+      path,
+      Codes.NUMBER_COERCE,
+      `Value ${describeValue(v)} is not a snowflake (a decimal string of at most 20 digits).`,
+    );
+    return false;
+  }
+  return true;
+}
+
+function requireSnowflake(guildId: string): bigint {
+  if (!isSnowflake(guildId)) throw new RangeError(`"${guildId}" is not a snowflake`);
+  return BigInt(guildId);
+}
+
+/** The @everyone constant of a guild for permission overwrites: the guild id itself. */
+export function everyone(guildId: string): string {
+  return requireSnowflake(guildId).toString();
+}
+
+/** The "All Channels" constant of a guild for permission overwrites: guild id minus 1. */
+export function allChannels(guildId: string): string {
+  const id = requireSnowflake(guildId);
+  if (id === 0n) throw new RangeError("guild id 0 has no All Channels constant");
+  return (id - 1n).toString();
+}

@@ -1,0 +1,27 @@
+/**
+ * What a Pulumi program imports: the resources, their argument types, the enums and
+ * constants of the service, and helpers for permission values.
+ */
+export { GlobalCommand, GuildCommand, GuildCommandPermissions } from "./resources";
+export type {
+  GlobalCommandArgs,
+  GuildCommandArgs,
+  GuildCommandPermissionsArgs,
+  Inputs,
+} from "./resources";
+export {
+  ChannelType,
+  CommandType,
+  EntryPointHandler,
+  IntegrationType,
+  InteractionContextType,
+  Locale,
+  LOCALES,
+  OptionType,
+  PermissionFlags,
+  PermissionType,
+  allChannels,
+  everyone,
+  permissions,
+} from "../provider/schema";
+export type { SdkChoice, SdkCommandArgs, SdkOption, WirePermission } from "../provider/schema";

@@ -1,0 +1,53 @@
+/**
+ * The `__provider` of every resource of this package: a serialized function that only
+ * `require()`s the installed provider module, by a path relative to the Pulumi project's
+ * directory, at call time.
+ *
+ * Why not `pulumi.dynamic.Resource` with a provider object: the engine serializes the
+ * provider into state once per resource, twice (inputs and outputs), and freezes it there,
+ * so `delete` and refresh's `read` would run the code of the last update, and seven
+ * methods cost about 2.2 KB each time. This function captures one string and serializes
+ * to a few hundred bytes; upgrading the package changes what every later operation runs.
+ *
+ * Two traps (verified; see the design): the path must not be absolute, because state
+ * outlives the machine; and a bare `require("pulumi-discord-commands/...")` fails in the
+ * dynamic-provider host, which resolves modules from its own place in `node_modules`.
+ * The host runs in the project directory, as the program does, so a relative path
+ * computed here resolves there.
+ */
+import * as path from "node:path";
+import * as pulumi from "@pulumi/pulumi";
+
+export type ProviderKind = "globalCommand" | "guildCommand" | "guildCommandPermissions";
+
+/** The type token of a resource kind: `pulumi-nodejs:dynamic/discord:<Type>`. */
+export function typeToken(type: string): string {
+  return `pulumi-nodejs:dynamic/discord:${type}`;
+}
+
+/** The provider module of a kind, relative to the current (project) directory, `/`-separated. */
+export function providerModulePath(kind: ProviderKind, cwd = process.cwd()): string {
+  const target = path.join(__dirname, "..", "provider", "resources", kind);
+  const rel = path.relative(cwd, target).split(path.sep).join("/");
+  return rel.startsWith(".") ? rel : `./${rel}`;
+}
+
+/** The function the engine's host calls to get the provider: it loads the module by path. */
+export function providerLoader(modulePath: string): () => unknown {
+  // A plain `require` on purpose: this text runs in the engine's host, not here.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return () => require(require("path").resolve(modulePath)).provider;
+}
+
+const serialized = new Map<string, Promise<string>>();
+
+/** The serialized `__provider` of a kind (computed once per program run). */
+export function serializedProvider(kind: ProviderKind): Promise<string> {
+  const modulePath = providerModulePath(kind);
+  let text = serialized.get(modulePath);
+  if (!text) {
+    text = pulumi.runtime.serializeFunction(providerLoader(modulePath)).then((f) => f.text);
+    serialized.set(modulePath, text);
+  }
+  return text;
+}

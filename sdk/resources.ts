@@ -1,0 +1,143 @@
+/**
+ * The resource classes a Pulumi program declares: `GlobalCommand`, `GuildCommand` and
+ * `GuildCommandPermissions`. Their argument types are derived from the schema's SDK
+ * shape (`provider/schema/mapping.ts`), never written twice.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { SdkCommandArgs, WirePermission } from "../provider/schema";
+import type { ProviderKind } from "./providerModule";
+import { serializedProvider, typeToken } from "./providerModule";
+import { claimName } from "./registry";
+
+/** Every field of `T` accepts a plain value, a Promise or an Output. */
+export type Inputs<T> = { [K in keyof T]: pulumi.Input<Exclude<T[K], undefined>> };
+
+/** Fields that only global commands have. */
+type GlobalOnly = "dmPermission" | "integrationTypes" | "contexts";
+
+export type GlobalCommandArgs = Inputs<SdkCommandArgs> & {
+  /** The application that owns the command; default: stack config `discord:applicationId`. */
+  applicationId?: pulumi.Input<string>;
+};
+
+export type GuildCommandArgs = Inputs<Omit<SdkCommandArgs, GlobalOnly>> & {
+  /** The guild whose scope holds the command. */
+  guildId: pulumi.Input<string>;
+  applicationId?: pulumi.Input<string>;
+};
+
+export interface GuildCommandPermissionsArgs {
+  /** The guild the overwrites apply in. */
+  guildId: pulumi.Input<string>;
+  /** A command's id, or the application id for the app-wide defaults. */
+  commandId: pulumi.Input<string>;
+  /** At most 100 overwrites: `{ id, type: ROLE=1 | USER=2 | CHANNEL=3, permission }`. */
+  permissions: pulumi.Input<pulumi.Input<WirePermission>[]>;
+  applicationId?: pulumi.Input<string>;
+}
+
+const DEFAULT_APPLICATION_ID = (): string | undefined =>
+  new pulumi.Config("discord").get("applicationId") ?? process.env["DISCORD_APPLICATION_ID"];
+
+/** Deprecated fields reported by the program, with the resource that uses them. */
+function warnDeprecated(resource: pulumi.Resource, args: Record<string, unknown>): void {
+  if (args["defaultPermission"] !== undefined) {
+    void pulumi.log.warn(
+      "defaultPermission is deprecated by the service: use defaultMemberPermissions " +
+        '(permissions() of no bits, "0", disables the command for everyone but admins)',
+      resource,
+    );
+  }
+  if (args["dmPermission"] !== undefined) {
+    void pulumi.log.warn(
+      "dmPermission is deprecated by the service: use contexts (InteractionContextType)",
+      resource,
+    );
+  }
+}
+
+abstract class CommandResource extends pulumi.CustomResource {
+  /** The command's id, assigned by the service (also the resource's `id`). */
+  declare readonly commandId: pulumi.Output<string>;
+  /** Changes whenever the service records a substantial change of the command. */
+  declare readonly version: pulumi.Output<string>;
+  declare readonly applicationId: pulumi.Output<string>;
+  /** True when `create` found a command of the same name and took it over. */
+  declare readonly adopted: pulumi.Output<boolean>;
+  declare readonly name: pulumi.Output<string>;
+  declare readonly type: pulumi.Output<number | undefined>;
+
+  protected constructor(
+    kind: ProviderKind,
+    type: string,
+    name: string,
+    args: Record<string, unknown>,
+    guildId: pulumi.Input<string> | undefined,
+    opts: pulumi.CustomResourceOptions | undefined,
+  ) {
+    const applicationId =
+      (args["applicationId"] as pulumi.Input<string> | undefined) ?? DEFAULT_APPLICATION_ID();
+    const props: pulumi.Inputs = {
+      ...args,
+      applicationId,
+      name: claimName(
+        name,
+        applicationId,
+        guildId,
+        args["type"] as pulumi.Input<number | undefined>,
+        args["name"] as pulumi.Input<string>,
+      ),
+      __provider: serializedProvider(kind),
+      commandId: undefined,
+      version: undefined,
+      adopted: undefined,
+    };
+    super(typeToken(type), name, props, opts);
+    warnDeprecated(this, args);
+  }
+}
+
+/** A command in the application's global scope (every guild that adds the app, and DMs). */
+export class GlobalCommand extends CommandResource {
+  declare readonly dmPermission: pulumi.Output<boolean | undefined>;
+  declare readonly contexts: pulumi.Output<number[] | undefined>;
+  declare readonly integrationTypes: pulumi.Output<number[] | undefined>;
+
+  constructor(name: string, args: GlobalCommandArgs, opts?: pulumi.CustomResourceOptions) {
+    super("globalCommand", "GlobalCommand", name, { ...args }, undefined, opts);
+  }
+}
+
+/** A command in one guild's scope; takes effect in that guild at once. */
+export class GuildCommand extends CommandResource {
+  declare readonly guildId: pulumi.Output<string>;
+
+  constructor(name: string, args: GuildCommandArgs, opts?: pulumi.CustomResourceOptions) {
+    super("guildCommand", "GuildCommand", name, { ...args }, args.guildId, opts);
+  }
+}
+
+/**
+ * The permission overwrites of one command in one guild, or, with the application id as
+ * `commandId`, the app-wide defaults for commands without their own. Needs a user's
+ * Bearer token (`discord:bearerToken`). Destroying it empties the list.
+ */
+export class GuildCommandPermissions extends pulumi.CustomResource {
+  declare readonly guildId: pulumi.Output<string>;
+  declare readonly commandId: pulumi.Output<string>;
+  declare readonly applicationId: pulumi.Output<string>;
+  declare readonly permissions: pulumi.Output<WirePermission[]>;
+
+  constructor(
+    name: string,
+    args: GuildCommandPermissionsArgs,
+    opts?: pulumi.CustomResourceOptions,
+  ) {
+    const props: pulumi.Inputs = {
+      ...args,
+      applicationId: args.applicationId ?? DEFAULT_APPLICATION_ID(),
+      __provider: serializedProvider("guildCommandPermissions"),
+    };
+    super(typeToken("GuildCommandPermissions"), name, props, opts);
+  }
+}
