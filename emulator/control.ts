@@ -22,6 +22,7 @@
 import { z } from "zod";
 import type { ResolvedConfig } from "./config";
 import { formatIssues, RateLimitConfig } from "./config";
+import { KNOWN_FIELDS } from "./handlers/commands";
 import type { FaultPlanInput } from "./faults";
 import type { FaultInjector } from "./faults";
 import type { Counters, RequestLogEntry } from "./log";
@@ -39,21 +40,8 @@ export class ControlError extends Error {
   }
 }
 
-/** Fields a drift PATCH may set (anything else is ignored). */
-const DRIFT_FIELDS = [
-  "name",
-  "name_localizations",
-  "description",
-  "description_localizations",
-  "options",
-  "default_member_permissions",
-  "dm_permission",
-  "default_permission",
-  "nsfw",
-  "integration_types",
-  "contexts",
-  "handler",
-] as const;
+/** Fields a drift PATCH may set (anything else is ignored): those a body may set. */
+const DRIFT_FIELDS = KNOWN_FIELDS;
 
 const PermissionsBody = z.strictObject({
   permissions: z.array(

@@ -440,17 +440,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const guild = config.guilds[0];
   const user = config.users[0];
   const userToken = user?.tokens[0];
-  info = {
-    url,
-    apiUrl: `${url}${API_PREFIX}`,
+  const credentials = {
     applicationId: app?.id ?? "",
     botToken: app?.botToken ?? "",
     clientId: app?.clientId ?? "",
     clientSecret: app?.clientSecret ?? "",
     guildId: guild?.id ?? "",
     userId: user?.id ?? "",
-    bearerToken: userToken?.token ?? "",
   };
+  const userBearerToken = userToken?.token ?? "";
+  info = { url, apiUrl: `${url}${API_PREFIX}`, ...credentials, bearerToken: userBearerToken };
 
   let closed: Promise<void> | undefined;
   return {
@@ -458,13 +457,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     apiUrl: `${url}${API_PREFIX}`,
     port,
     host,
-    applicationId: app?.id ?? "",
-    botToken: app?.botToken ?? "",
-    clientId: app?.clientId ?? "",
-    clientSecret: app?.clientSecret ?? "",
-    guildId: guild?.id ?? "",
-    userId: user?.id ?? "",
-    userBearerToken: userToken?.token ?? "",
+    ...credentials,
+    userBearerToken,
     config,
     controlEnabled,
     control,

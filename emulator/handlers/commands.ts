@@ -106,7 +106,8 @@ function fieldsFromBody(value: Json, s: Scope): CommandFields {
   return normalize({ ...base, ...pickKnown(value), type }, s);
 }
 
-const KNOWN_FIELDS = [
+/** The command fields a body may set (the rest of a body is ignored). */
+export const KNOWN_FIELDS = [
   "name",
   "name_localizations",
   "description",
