@@ -1,5 +1,5 @@
 /** Jest runs the TypeScript sources through ts-jest without type-checking
- * (isolatedModules): `npm run typecheck` is the type gate, so tests stay fast. */
+ * (`isolatedModules` in tsconfig.json): `npm run typecheck` is the type gate, so tests stay fast. */
 module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>"],
@@ -7,7 +7,7 @@ module.exports = {
   testPathIgnorePatterns: ["/node_modules/", "/\\.work/", "/dist/"],
   modulePathIgnorePatterns: ["<rootDir>/\\.work/", "<rootDir>/dist/"],
   transform: {
-    "^.+\\.ts$": ["ts-jest", { isolatedModules: true, diagnostics: false }],
+    "^.+\\.ts$": ["ts-jest", { diagnostics: false }],
   },
   testTimeout: 30000,
   maxWorkers: 2,
