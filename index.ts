@@ -3,3 +3,12 @@
  * emulator of the service.
  */
 export * from "./sdk";
+export { startEmulator } from "./emulator";
+export type {
+  EmulatorConfigInput,
+  EmulatorOptions,
+  FaultAction,
+  FaultPlanInput,
+  FaultRuleInput,
+  RunningEmulator,
+} from "./emulator";

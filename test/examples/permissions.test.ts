@@ -1,0 +1,87 @@
+/**
+ * examples/permissions through the CLI: overwrites for a role, a user and a channel, the
+ * @everyone and All Channels constants, and the app-wide defaults, written with the
+ * Bearer token from stack config; destroy empties them.
+ */
+import type { RunningEmulator } from "../../emulator";
+import type { PulumiProgram } from "../helpers/pulumi";
+import { emulator, exampleProgram, liveCommands, setConfig } from "./helpers";
+
+jest.setTimeout(300_000);
+
+interface LivePermissions {
+  readonly id: string;
+  readonly guild_id: string;
+  readonly permissions: { id: string; type: number; permission: boolean }[];
+}
+
+const ROLE = "1300000000000000004";
+const USER = "1300000000000000003";
+const CHANNEL = "1300000000000000005";
+
+describe("examples/permissions", () => {
+  let emu: RunningEmulator;
+  let prog: PulumiProgram;
+
+  const livePermissions = (): LivePermissions[] =>
+    emu.control.state().permissions as unknown as LivePermissions[];
+
+  beforeAll(async () => {
+    emu = await emulator();
+    prog = exampleProgram("permissions");
+    await prog.stack("dev");
+    await setConfig(
+      prog,
+      "dev",
+      {
+        "discord:apiUrl": emu.url,
+        "discord:applicationId": emu.applicationId,
+        guildId: emu.guildId,
+        moderatorRoleId: ROLE,
+        ownerUserId: USER,
+        botChannelId: CHANNEL,
+      },
+      { "discord:botToken": emu.botToken, "discord:bearerToken": emu.userBearerToken },
+    );
+  });
+  afterAll(async () => {
+    prog.cleanup();
+    await emu.close();
+  });
+
+  test("up writes the overwrites of both commands and the app-wide defaults", async () => {
+    expect([ROLE, USER, CHANNEL]).toEqual([
+      emu.config.guilds[0]?.roles[0]?.id,
+      emu.userId,
+      emu.config.guilds[0]?.channels[0]?.id,
+    ]);
+    await prog.up();
+    const ids = Object.fromEntries(liveCommands(emu).map((c) => [c.name, c.id]));
+    const byTarget = Object.fromEntries(livePermissions().map((p) => [p.id, p]));
+    const sorted = (p: LivePermissions | undefined) =>
+      [...(p?.permissions ?? [])].sort((a, b) => a.id.localeCompare(b.id));
+    const everyone = emu.guildId;
+    const allChannels = (BigInt(emu.guildId) - 1n).toString();
+    expect(sorted(byTarget[ids["ban"] ?? ""])).toEqual(
+      [
+        { id: everyone, type: 1, permission: false },
+        { id: ROLE, type: 1, permission: true },
+        { id: USER, type: 2, permission: true },
+      ].sort((a, b) => a.id.localeCompare(b.id)),
+    );
+    expect(sorted(byTarget[ids["poll"] ?? ""])).toEqual(
+      [
+        { id: allChannels, type: 3, permission: false },
+        { id: CHANNEL, type: 3, permission: true },
+      ].sort((a, b) => a.id.localeCompare(b.id)),
+    );
+    expect(sorted(byTarget[emu.applicationId])).toEqual([{ id: ROLE, type: 1, permission: true }]);
+    expect(livePermissions().every((p) => p.guild_id === emu.guildId)).toBe(true);
+  });
+
+  test("destroy empties every list and deletes the commands", async () => {
+    await prog.destroy();
+    expect(livePermissions().filter((p) => p.permissions.length > 0)).toEqual([]);
+    expect(liveCommands(emu)).toEqual([]);
+  });
+});
