@@ -1,0 +1,121 @@
+/**
+ * Shared by the engine lifecycle suites (`lifecycle*.test.ts`): a Pulumi program folder
+ * configured against an in-process emulator, and views of the emulator's state and
+ * request log that the assertions compare.
+ */
+import type { RequestLogEntry, RunningEmulator } from "../../emulator";
+import { PulumiProgram } from "../helpers/pulumi";
+
+/** The emulator's default ids (emulator/config.ts `DEFAULTS`). */
+export const IDS = {
+  application: "1300000000000000001",
+  guild: "1300000000000000002",
+  user: "1300000000000000003",
+  role: "1300000000000000004",
+  channel: "1300000000000000005",
+} as const;
+
+/** A command as the emulator's control API presents it (the wire shape). */
+export type LiveCommand = Record<string, unknown> & {
+  id: string;
+  name: string;
+  type: number;
+  version: string;
+};
+
+/** A program folder with stack `dev` whose config points at the emulator. */
+export async function programAgainst(
+  emu: RunningEmulator,
+  name: string,
+  source: string,
+): Promise<PulumiProgram> {
+  const prog = new PulumiProgram(name, { "index.ts": source });
+  await prog.stack("dev");
+  await prog.ok([
+    "config",
+    "set-all",
+    "--plaintext",
+    `discord:apiUrl=${emu.url}`,
+    "--plaintext",
+    `discord:applicationId=${emu.applicationId}`,
+    "--secret",
+    `discord:botToken=${emu.botToken}`,
+    "--secret",
+    `discord:bearerToken=${emu.userBearerToken}`,
+  ]);
+  return prog;
+}
+
+export function liveCommands(emu: RunningEmulator): LiveCommand[] {
+  return emu.control.commands() as LiveCommand[];
+}
+
+/** `global` or the guild id of a live command. */
+export function scopeOf(c: LiveCommand): string {
+  return typeof c["guild_id"] === "string" ? c["guild_id"] : "global";
+}
+
+/** The live command of a scope, type and name; fails when there is not exactly one. */
+export function liveCommand(
+  emu: RunningEmulator,
+  name: string,
+  scope = "global",
+  type = 1,
+): LiveCommand {
+  const found = liveCommands(emu).filter(
+    (c) => c.name === name && scopeOf(c) === scope && c.type === type,
+  );
+  if (found.length !== 1 || found[0] === undefined) {
+    throw new Error(
+      `expected one live ${scope} command ${name} (type ${type}), saw ${found.length}`,
+    );
+  }
+  return found[0];
+}
+
+/** `scope type name`, sorted: the identity of every live command. */
+export function commandKeys(emu: RunningEmulator): string[] {
+  return liveCommands(emu)
+    .map((c) => `${scopeOf(c)} ${c.type} ${c.name}`)
+    .sort();
+}
+
+/** The live overwrites of a command (or the application id) in a guild; [] when none. */
+export function livePermissions(emu: RunningEmulator, targetId: string): unknown[] {
+  const found = emu.control.state().permissions.find((p) => p["id"] === targetId);
+  const list = found?.["permissions"];
+  return Array.isArray(list) ? list : [];
+}
+
+/** The last path segments that identify what a request touched. */
+function describe(entry: RequestLogEntry, applicationId: string): string {
+  const tail = entry.path
+    .replace(/^\/api\/v10/, "")
+    .replace(`/applications/${applicationId}`, "")
+    .replace(/\/guilds\/(\d+)/, " guild:$1")
+    .replace(/\/commands\/permissions$/, " permissions")
+    .replace(/\/commands\/(\d+)\/permissions$/, " permissions:$1")
+    .replace(/\/commands\/(\d+)$/, " command:$1")
+    .replace(/\/commands$/, " commands")
+    .trim();
+  return `${entry.method} ${entry.route ?? "unknown"} ${tail} ${entry.status}`;
+}
+
+/** Every logged request since the last reset, as `METHOD route target status`. */
+export function requests(emu: RunningEmulator): string[] {
+  return emu.requestLog().map((e) => describe(e, emu.applicationId));
+}
+
+/** The logged requests that write (anything but GET), sorted (concurrent ones race). */
+export function writes(emu: RunningEmulator): string[] {
+  return emu
+    .requestLog()
+    .filter((e) => e.method !== "GET")
+    .map((e) => describe(e, emu.applicationId))
+    .sort();
+}
+
+/** The line the CLI prints for a resource's step (`update`, `replace`...) in a preview. */
+export function stepLine(stdout: string, resourceName: string, op: string): string | undefined {
+  return stdout.split("\n").find((l) => l.includes(` ${resourceName} ${op}`));
+}
