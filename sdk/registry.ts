@@ -10,7 +10,8 @@
  *
  * Each resource's claim resolves when its application id, guild id, type and name are
  * known (Outputs included); a claim is checked once the program's other claims have had
- * a moment to resolve. Values still unknown at preview (a guild id from a resource not yet
+ * a moment to resolve. The problems reach the user as the provider's `check` failure of
+ * every resource involved (see `claimCommand`). Values still unknown at preview (a guild id from a resource not yet
  * created) are checked at `up`, when they are known.
  */
 import * as pulumi from "@pulumi/pulumi";
@@ -89,18 +90,28 @@ function claims(): Claim[] {
 /** How long a claim waits for its siblings' values to resolve before it is checked. */
 const SETTLE_MS = 50;
 
+/** A claim's outcome: the name, and the program-wide problems it takes part in, if any. */
+export interface ClaimResult {
+  readonly name: string;
+  /** The problems, one per line; undefined when the claim passes. */
+  readonly problems: string | undefined;
+}
+
 /**
- * Registers a command's claim and returns its name, resolved only when the claim passes
- * the program-wide checks: the resource takes this as its `name` input, so a failing
- * check fails the resource (and the preview) with the message.
+ * Registers a command's claim and checks it once the program's other claims have had a
+ * moment to resolve. Never rejects: a rejected resource input makes the Node.js runtime
+ * (3.259) hang instead of failing the preview (verified: `preview` printed nothing and
+ * never returned). The resource passes `problems` to its provider as the hidden input
+ * `__programProblems`, whose `check` fails the resource with the message, before any
+ * request; a passing claim adds no input, so nothing reaches the state.
  */
-export function claimName(
+export function claimCommand(
   resource: string,
   applicationId: pulumi.Input<string | undefined>,
   guildId: pulumi.Input<string> | undefined,
   type: pulumi.Input<number | undefined>,
   name: pulumi.Input<string>,
-): pulumi.Output<string> {
+): pulumi.Output<ClaimResult> {
   return pulumi.all([applicationId, guildId, type, name]).apply(async ([app, guild, t, n]) => {
     const claim: Claim = {
       resource,
@@ -112,8 +123,21 @@ export function claimName(
     claims().push(claim);
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     const problems = problemsOf(claim, claims());
-    if (problems.length > 0) throw new pulumi.RunError(problems.join("\n"));
-    return n;
+    return { name: n, problems: problems.length > 0 ? problems.join("\n") : undefined };
+  });
+}
+
+/** `claimCommand`'s name, rejected with the problems (for callers that want an error). */
+export function claimName(
+  resource: string,
+  applicationId: pulumi.Input<string | undefined>,
+  guildId: pulumi.Input<string> | undefined,
+  type: pulumi.Input<number | undefined>,
+  name: pulumi.Input<string>,
+): pulumi.Output<string> {
+  return claimCommand(resource, applicationId, guildId, type, name).apply((c) => {
+    if (c.problems !== undefined) throw new pulumi.RunError(c.problems);
+    return c.name;
   });
 }
 

@@ -7,10 +7,12 @@ import * as pulumi from "@pulumi/pulumi";
 import type { SdkCommandArgs, WirePermission } from "../provider/schema";
 import type { ProviderKind } from "./providerModule";
 import { serializedProvider, typeToken } from "./providerModule";
-import { claimName } from "./registry";
+import { claimCommand } from "./registry";
 
-/** Every field of `T` accepts a plain value, a Promise or an Output. */
-export type Inputs<T> = { [K in keyof T]: pulumi.Input<Exclude<T[K], undefined>> };
+/** Every field of `T` accepts a plain value, a Promise or an Output (and `undefined` where `T` does). */
+export type Inputs<T> = {
+  [K in keyof T]: pulumi.Input<Exclude<T[K], undefined>> | Extract<T[K], undefined>;
+};
 
 /** Fields that only global commands have. */
 type GlobalOnly = "dmPermission" | "integrationTypes" | "contexts";
@@ -77,16 +79,19 @@ abstract class CommandResource extends pulumi.CustomResource {
   ) {
     const applicationId =
       (args["applicationId"] as pulumi.Input<string> | undefined) ?? DEFAULT_APPLICATION_ID();
+    const claim = claimCommand(
+      name,
+      applicationId,
+      guildId,
+      args["type"] as pulumi.Input<number | undefined>,
+      args["name"] as pulumi.Input<string>,
+    );
     const props: pulumi.Inputs = {
       ...args,
       applicationId,
-      name: claimName(
-        name,
-        applicationId,
-        guildId,
-        args["type"] as pulumi.Input<number | undefined>,
-        args["name"] as pulumi.Input<string>,
-      ),
+      name: claim.name,
+      // Present only when a program-wide check fails: `check` reports it (registry.ts).
+      __programProblems: claim.problems,
       __provider: serializedProvider(kind),
       commandId: undefined,
       version: undefined,

@@ -34,8 +34,19 @@ import {
 
 /** Outputs the service assigns; never inputs. */
 const ASSIGNED_KEYS = ["commandId", "version", "adopted"];
+/**
+ * The program-wide problems (duplicate names, too many commands in a scope) the SDK's
+ * registry found for this resource (`sdk/registry.ts`); present only when there are any.
+ */
+const PROGRAM_PROBLEMS_KEY = "__programProblems";
 /** Keys of the resource that are not command fields. */
-const RESOURCE_KEYS = ["__provider", "applicationId", "guildId", ...ASSIGNED_KEYS];
+const RESOURCE_KEYS = [
+  "__provider",
+  PROGRAM_PROBLEMS_KEY,
+  "applicationId",
+  "guildId",
+  ...ASSIGNED_KEYS,
+];
 /** A change of any of these makes a new command: a new id, and its permissions dropped. */
 const REPLACE_KEYS = ["name", "type", "applicationId", "guildId"] as const;
 
@@ -188,8 +199,12 @@ export function commandProvider(scope: Scope): CommandProvider {
     },
 
     async check(_olds, news) {
-      const inputs: Bag = { ...news };
+      const inputs: Bag = omit(news, [PROGRAM_PROBLEMS_KEY]);
       const failures: CheckFailure[] = [];
+      const problems = news[PROGRAM_PROBLEMS_KEY];
+      if (typeof problems === "string" && problems !== UNKNOWN) {
+        failures.push({ property: "name", reason: problems });
+      }
       if (inputs["applicationId"] === undefined && settings().applicationId !== undefined) {
         inputs["applicationId"] = settings().applicationId;
       }

@@ -1,0 +1,185 @@
+/**
+ * Credentials never leave the provider's memory: the bot token, the client-credentials
+ * secret (and the Basic credentials built from it) and the user's Bearer token appear
+ * nowhere in the state (the file, its history and backups, `pulumi stack export`), in
+ * the CLI's output of any run (`--debug` included), or in any file under the stack's
+ * scratch root (logs in PULUMI_HOME, the backend, the program folder).
+ *
+ * The emulator is configured with long, unique credentials so a byte search means
+ * something.
+ *
+ * Two things of the engine's own, outside the provider's reach (verified here, CLI 3.259):
+ *  - the engine keeps the stack config it hands to dynamic providers in the state, so the
+ *    state holds the credentials as secrets, encrypted by the stack's secrets provider:
+ *    `pulumi stack export --show-secrets` prints them (the file and a plain export hold
+ *    only ciphertext), as it prints every secret of the stack config;
+ *  - `--logtostderr -v=9` logs every property marshaled over gRPC, including the
+ *    decrypted config sent to `Configure`: that verbose engine log is the one place a
+ *    credential appears, and the test holds it to exactly those lines.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { RunningEmulator } from "../../emulator";
+import { DEFAULTS } from "../../emulator";
+import { PulumiProgram } from "../helpers/pulumi";
+import type { CliResult } from "../helpers/pulumi";
+import {
+  commandResources,
+  commandsProgram,
+  configureStack,
+  emulator,
+  linkPackage,
+  printed,
+  readState,
+} from "./edgeHelpers";
+
+jest.setTimeout(240_000);
+
+const unique = (label: string): string =>
+  `${label}-${Date.now().toString(36)}-7c1f0a9e4b6d2c8f3a5e1b7d9c0f2a4e6b8d0c2f4a6e8b0d`;
+const BOT_TOKEN = unique("edge-bot-token");
+const CLIENT_SECRET = unique("edge-client-secret");
+const BEARER = unique("edge-user-bearer");
+
+let emu: RunningEmulator;
+
+beforeAll(async () => {
+  emu = await emulator({
+    config: {
+      applications: [
+        {
+          id: DEFAULTS.applicationId,
+          botToken: BOT_TOKEN,
+          clientSecret: CLIENT_SECRET,
+        },
+      ],
+      users: [
+        {
+          id: DEFAULTS.userId,
+          tokens: [
+            { token: BEARER, scopes: ["applications.commands.permissions.update", "identify"] },
+          ],
+        },
+      ],
+    },
+  });
+});
+afterAll(async () => {
+  await emu.close();
+});
+
+/** The byte patterns that must never be written anywhere. */
+function needles(): Record<string, string> {
+  const basic = Buffer.from(`${emu.clientId}:${CLIENT_SECRET}`).toString("base64");
+  return {
+    "bot token": BOT_TOKEN,
+    "bot token (base64)": Buffer.from(BOT_TOKEN).toString("base64"),
+    "client secret": CLIENT_SECRET,
+    "client secret (base64)": Buffer.from(CLIENT_SECRET).toString("base64"),
+    "Basic credentials": basic,
+    "Bearer token": BEARER,
+    "Bearer token (base64)": Buffer.from(BEARER).toString("base64"),
+  };
+}
+
+/** Every file under `dir`, recursively (symlinks not followed). */
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...filesUnder(full));
+    else if (entry.isFile()) out.push(full);
+  }
+  return out;
+}
+
+/** Where each needle was found, e.g. `["bot token in backend/.pulumi/stacks/x/dev.json"]`. */
+function leaks(where: string, bytes: Buffer): string[] {
+  return Object.entries(needles())
+    .filter(([, needle]) => bytes.includes(Buffer.from(needle)))
+    .map(([what]) => `${what} in ${where}`);
+}
+
+const program = commandsProgram(`
+const ping = new discord.GlobalCommand("ping", { name: "ping", description: "Ping the bot" });
+const report = new discord.GuildCommand("report", {
+  guildId: "${DEFAULTS.guildId}",
+  name: "report",
+  description: "Report a message",
+});
+new discord.GuildCommandPermissions("report-permissions", {
+  guildId: "${DEFAULTS.guildId}",
+  commandId: report.commandId,
+  permissions: [{ id: "${DEFAULTS.managerRoleId}", type: discord.PermissionType.ROLE, permission: true }],
+});
+export const pingId = ping.commandId;
+`);
+
+describe.each([
+  [
+    "a bot token",
+    "bot",
+    (): Record<string, string> => ({ botToken: BOT_TOKEN, bearerToken: BEARER }),
+  ],
+  [
+    "client credentials",
+    "cc",
+    (): Record<string, string> => ({
+      clientId: emu.clientId,
+      clientSecret: CLIENT_SECRET,
+      bearerToken: BEARER,
+    }),
+  ],
+])("a stack using %s", (_label, stack, credentials) => {
+  test("leaves no credential in state, CLI output or logs", async () => {
+    const prog = new PulumiProgram(`edges-secrets-${stack}`, { "index.ts": program });
+    const runs: [string, CliResult][] = [];
+    const run = async (args: string[], echo = true): Promise<CliResult> => {
+      const res = await prog.run(args, { echo });
+      runs.push([`pulumi ${args.join(" ")}`, res]);
+      if (res.code !== 0) throw new Error(`pulumi ${args.join(" ")} exited ${res.code}`);
+      return res;
+    };
+    try {
+      linkPackage(prog);
+      await prog.stack(stack);
+      await configureStack(prog, emu, credentials());
+      emu.control.resetLog();
+      await run(["up", "--yes", "--non-interactive", "--skip-preview", "--debug"]);
+      // The credentials were used: commands written, permissions PUT with the Bearer token.
+      expect(emu.control.commands()).toHaveLength(2);
+      expect(emu.counters().byRoute["editCommandPermissions"]).toBe(1);
+      if (stack === "cc") expect(emu.counters().byRoute["oauth2Token"]).toBeGreaterThan(0);
+
+      await run(["preview", "--non-interactive", "--refresh", "--diff"]);
+      await run(
+        ["up", "--yes", "--non-interactive", "--skip-preview", "--logtostderr", "-v=9"],
+        false,
+      );
+      const exported = await run(["stack", "export"]);
+      expect(JSON.parse(exported.stdout)).toHaveProperty("deployment");
+      expect(commandResources(readState(prog, stack))).toHaveLength(3);
+      await run(["destroy", "--yes", "--non-interactive", "--debug"]);
+      expect(emu.control.commands()).toHaveLength(0);
+
+      const found: string[] = [];
+      const verbose = runs.find(([cmd]) => cmd.includes("-v=9"));
+      const engineConfigureLog =
+        /"msg":"Marshaling property for RPC\[Provider\[0x[0-9a-f]+\]\.Configure\(\)\.inputs\]: value=\{[^}]*\}"/;
+      for (const line of printed(verbose?.[1] ?? { code: 0, stdout: "", stderr: "" }).split("\n")) {
+        if (!engineConfigureLog.test(line))
+          found.push(...leaks("a -v=9 log line", Buffer.from(line)));
+      }
+      for (const [cmd, res] of runs.filter((r) => r !== verbose))
+        found.push(...leaks(`the output of ${cmd}`, Buffer.from(printed(res))));
+      const files = filesUnder(prog.root);
+      expect(files.some((f) => f.endsWith(`${stack}.json`))).toBe(true);
+      for (const file of files)
+        found.push(...leaks(path.relative(prog.root, file), fs.readFileSync(file)));
+      expect(found).toEqual([]);
+    } finally {
+      prog.cleanup();
+      for (const entry of emu.control.commands()) emu.control.deleteCommand(String(entry["id"]));
+    }
+  });
+});

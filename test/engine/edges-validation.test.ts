@@ -1,0 +1,87 @@
+/**
+ * Invalid programs fail `pulumi preview` through the real CLI, with the field path or
+ * the resources involved in the message, and no request reaches the service:
+ *  - a command that breaks a spec rule fails the provider's `check`;
+ *  - program-wide problems (over 100 slash commands in a scope, two resources claiming
+ *    one name) are found by the SDK's registry and reported through the same `check`
+ *    (a rejected input would hang the Node.js runtime instead: see sdk/registry.ts).
+ */
+import type { RunningEmulator } from "../../emulator";
+import { PulumiProgram } from "../helpers/pulumi";
+import { commandsProgram, configureStack, emulator, linkPackage, printed } from "./edgeHelpers";
+
+jest.setTimeout(180_000);
+
+let emu: RunningEmulator;
+let prog: PulumiProgram;
+
+beforeAll(async () => {
+  emu = await emulator();
+  prog = new PulumiProgram("edges-validation", { "index.ts": commandsProgram("") });
+  linkPackage(prog);
+  await prog.stack("dev");
+  await configureStack(prog, emu);
+});
+afterAll(async () => {
+  prog.cleanup();
+  await emu.close();
+});
+beforeEach(() => emu.control.resetLog());
+
+async function failedPreview(body: string): Promise<string> {
+  prog.write({ "index.ts": commandsProgram(body) });
+  const res = await prog.run(["preview", "--non-interactive"], { timeoutMs: 120_000 });
+  expect(res.code).not.toBe(0);
+  expect(res.code).not.toBeNull(); // null: killed by the timeout, i.e. the preview hung
+  expect(emu.counters().total).toBe(0);
+  return printed(res);
+}
+
+test("an invalid option name and an over-long choice name fail preview with their paths", async () => {
+  const out = await failedPreview(`
+new discord.GlobalCommand("poll", {
+  name: "poll",
+  description: "Run a poll",
+  options: [
+    {
+      type: discord.OptionType.STRING,
+      name: "answer",
+      description: "The answer",
+      choices: [{ name: "${"c".repeat(101)}", value: "c" }],
+    },
+    { type: discord.OptionType.INTEGER, name: "Duration", description: "Minutes" },
+  ],
+});`);
+  expect(out).toContain("resource 'poll'");
+  expect(out).toMatch(/options\[1\]\.name: Invalid name "Duration"\. Must be lowercase/);
+  expect(out).toMatch(/options\[0\]\.choices\[0\]\.name: Must be between 1 and 100 in length/);
+  expect(out).not.toMatch(/\n\s+at .*\(.*:\d+:\d+\)/); // no stack trace
+});
+
+test("101 slash commands in one scope fail preview with the count and the resource names", async () => {
+  const out = await failedPreview(`
+for (let i = 0; i < 101; i++) {
+  new discord.GuildCommand(\`cmd-\${i}\`, {
+    guildId: "${emu.guildId}",
+    name: \`cmd\${i}\`,
+    description: "One of too many",
+  });
+}`);
+  expect(out).toContain(`101 CHAT_INPUT commands in guild ${emu.guildId}`);
+  expect(out).toContain("(the limit is 100)");
+  const listed = /\(the limit is 100\): ([^\n]*)/.exec(out)?.[1] ?? "";
+  for (let i = 0; i < 101; i++) expect(listed).toContain(`'cmd-${i}'`);
+  expect(out).not.toMatch(/\n\s+at .*\(.*:\d+:\d+\)/);
+});
+
+test("two resources with one name fail preview naming both", async () => {
+  const out = await failedPreview(`
+new discord.GlobalCommand("ping", { name: "ping", description: "Ping" });
+new discord.GlobalCommand("ping-again", { name: "ping", description: "Ping, twice" });
+new discord.GlobalCommand("user-ping", { name: "ping", type: discord.CommandType.USER });`);
+  expect(out).toMatch(
+    /resources 'ping', 'ping-again' all declare the CHAT_INPUT command 'ping' in the global scope/,
+  );
+  expect(out).not.toContain("'user-ping'"); // another type may share the name
+  expect(out).not.toMatch(/\n\s+at .*\(.*:\d+:\d+\)/);
+});
