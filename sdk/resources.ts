@@ -7,6 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { SdkCommandArgs, WirePermission } from "../provider/schema";
 import type { ProviderKind } from "./providerModule";
 import { serializedProvider, typeToken } from "./providerModule";
+import { refusePlaintextCredentials } from "./credentials";
 import { claimCommand } from "./registry";
 
 /** Every field of `T` accepts a plain value, a Promise or an Output (and `undefined` where `T` does). */
@@ -77,6 +78,7 @@ abstract class CommandResource extends pulumi.CustomResource {
     guildId: pulumi.Input<string> | undefined,
     opts: pulumi.CustomResourceOptions | undefined,
   ) {
+    refusePlaintextCredentials();
     const applicationId =
       (args["applicationId"] as pulumi.Input<string> | undefined) ?? DEFAULT_APPLICATION_ID();
     const claim = claimCommand(
@@ -138,6 +140,7 @@ export class GuildCommandPermissions extends pulumi.CustomResource {
     args: GuildCommandPermissionsArgs,
     opts?: pulumi.CustomResourceOptions,
   ) {
+    refusePlaintextCredentials();
     const props: pulumi.Inputs = {
       ...args,
       applicationId: args.applicationId ?? DEFAULT_APPLICATION_ID(),

@@ -85,3 +85,17 @@ new discord.GlobalCommand("user-ping", { name: "ping", type: discord.CommandType
   expect(out).not.toContain("'user-ping'"); // another type may share the name
   expect(out).not.toMatch(/\n\s+at .*\(.*:\d+:\d+\)/);
 });
+
+test("a token set in stack config as plain text fails preview, since the state would hold it unencrypted", async () => {
+  await prog.ok(["config", "set", "discord:bearerToken", "plain-text-bearer-token"]);
+  try {
+    const out = await failedPreview(`
+new discord.GlobalCommand("ping", { name: "ping", description: "Ping" });`);
+    expect(out).toContain("discord:bearerToken is set in stack config as plain text");
+    expect(out).toContain("pulumi config set --secret discord:bearerToken <value>");
+    expect(out).not.toContain("plain-text-bearer-token");
+    expect(out).not.toMatch(/\n\s+at .*\(.*:\d+:\d+\)/);
+  } finally {
+    await prog.ok(["config", "rm", "discord:bearerToken"]);
+  }
+});
