@@ -159,7 +159,7 @@ export function requireToolchain(): Toolchain {
 /**
  * The environment every engine run of ours uses: Node >= 22 first on PATH (the engine
  * starts `pulumi-resource-pulumi-nodejs`, a shell script that runs `node`), then the
- * CLI and the plugin script.
+ * CLI, then the plugin script's own folder as a fallback for a CLI that lacks it.
  */
 export function toolchainPath(tc: Toolchain, basePath = process.env["PATH"] ?? ""): string {
   return [tc.nodeBinDir, tc.pulumiBinDir, tc.dynamicPluginDir, basePath].join(path.delimiter);
@@ -245,11 +245,31 @@ function withLock<T>(dir: string, fn: () => T): T {
   }
 }
 
+/**
+ * Puts the dynamic-provider plugin script beside a CLI we built, as the CLI's own
+ * distribution bundles it: found there, it is used without the engine's warning
+ * "using pulumi-resource-pulumi-nodejs from $PATH" on every run.
+ */
+function bundleDynamicPlugin(tc: Toolchain): void {
+  if (tc.source !== "cache") return;
+  const name = "pulumi-resource-pulumi-nodejs";
+  const source = fs.readFileSync(path.join(tc.dynamicPluginDir, name));
+  const target = path.join(tc.pulumiBinDir, name);
+  const current = fs.existsSync(target) ? fs.readFileSync(target) : undefined;
+  if (current?.equals(source)) return;
+  const tmp = `${target}.tmp-${process.pid}`;
+  fs.writeFileSync(tmp, source, { mode: 0o755 });
+  fs.renameSync(tmp, target);
+}
+
 /** Finds the toolchain, building the CLI and language host from Go modules if needed. */
 export function ensureToolchain(log: (line: string) => void): Toolchain {
   const version = pinnedPulumiVersion();
   const found = findToolchain();
-  if (found) return found;
+  if (found) {
+    bundleDynamicPlugin(found);
+    return found;
+  }
 
   const go = findGo();
   if (!go) {
@@ -303,6 +323,7 @@ export function ensureToolchain(log: (line: string) => void): Toolchain {
   });
   const built = findToolchain();
   if (!built) throw new SetupError(`the built CLI in ${binDir} does not report v${version}`);
+  bundleDynamicPlugin(built);
   return built;
 }
 
