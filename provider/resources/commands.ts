@@ -7,7 +7,7 @@
  * `version`, and `adopted` (true when create found a command of the same name and
  * overwrote it, which is how existing commands come under management).
  */
-import type { WireCommand, WireCommandBody } from "../client";
+import type { WireCommand, WireCommandBody, WireCommandPatch } from "../client";
 import { ServiceApiError, UNKNOWN_COMMAND_CODE } from "../client";
 import type { Scope, SchemaIssue } from "../schema";
 import {
@@ -167,10 +167,15 @@ function inputsFromLive(oldInputs: Bag, live: WireCommand, scope: Scope): Bag {
   return merged;
 }
 
-function isNotFound(err: unknown): boolean {
-  return (
-    err instanceof ServiceApiError && (err.status === 404 || err.code === UNKNOWN_COMMAND_CODE)
-  );
+/** An update of a command deleted outside the stack: say what the user can do. */
+function goneOnUpdate(err: unknown, id: string): unknown {
+  if (err instanceof ServiceApiError && err.code === UNKNOWN_COMMAND_CODE) {
+    return new Error(
+      `command ${id} no longer exists on the service (deleted outside the stack): ` +
+        "run `pulumi refresh` (or `pulumi up --refresh`) and the next `up` creates it again",
+    );
+  }
+  return err;
 }
 
 /** Builds the provider of one scope. */
@@ -181,7 +186,7 @@ export function commandProvider(scope: Scope): CommandProvider {
   function outputs(
     inputs: Bag,
     applicationId: string,
-    command: WireCommand,
+    command: Pick<WireCommand, "id" | "version">,
     adopted: boolean,
   ): Bag {
     return {
@@ -286,17 +291,21 @@ export function commandProvider(scope: Scope): CommandProvider {
       const body = wireBody(commandArgs(news), scope);
       const prev = validateSdkCommand(commandArgs(olds), { scope });
       const fields = prev.ok ? changedFields(body, prev.value) : Object.keys(body);
-      let command: WireCommand;
+      let command: Pick<WireCommand, "id" | "version">;
       if (fields.length === 0) {
         // Nothing the service holds differs (only SDK-side spelling changed): no write.
-        command = { id, version: String(olds["version"] ?? "") } as WireCommand;
+        command = { id, version: String(olds["version"] ?? "") };
       } else {
-        const patch = patchBody(body, fields) as unknown as WireCommandBody;
+        const patch = patchBody(body, fields) as WireCommandPatch;
         const api = client();
-        command =
-          guildId === undefined
-            ? await api.editGlobalCommand(applicationId, id, patch)
-            : await api.editGuildCommand(applicationId, guildId, id, patch);
+        try {
+          command =
+            guildId === undefined
+              ? await api.editGlobalCommand(applicationId, id, patch)
+              : await api.editGuildCommand(applicationId, guildId, id, patch);
+        } catch (err) {
+          throw goneOnUpdate(err, id);
+        }
         invalidateScope(applicationId, guildId);
       }
       deployment.commandWritten(id);
@@ -312,13 +321,11 @@ export function commandProvider(scope: Scope): CommandProvider {
       }
       const applicationId = resolveApplicationId(optionalString(props, "applicationId"));
       const guildId = guildOf(props);
+      // An unknown command (404/10063) is already gone: the client answers false, and
+      // the delete is done.
       const api = client();
-      try {
-        if (guildId === undefined) await api.deleteGlobalCommand(applicationId, id);
-        else await api.deleteGuildCommand(applicationId, guildId, id);
-      } catch (err) {
-        if (!isNotFound(err)) throw err; // already gone: the delete is done
-      }
+      if (guildId === undefined) await api.deleteGlobalCommand(applicationId, id);
+      else await api.deleteGuildCommand(applicationId, guildId, id);
       invalidateScope(applicationId, guildId);
     },
   };

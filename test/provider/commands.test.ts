@@ -14,6 +14,7 @@ import {
   globalProvider,
   guildInputs,
   guildProvider,
+  rejection,
   requests,
   setup,
   slashArgs,
@@ -381,6 +382,15 @@ describe("not found", () => {
     await configureAll(emu); // a later deployment: this id is no longer one it wrote
     await expect(globalProvider.delete(created.id, created.outs)).resolves.toBeUndefined();
     expect(requests(emu, "DELETE").map((e) => e.status)).toEqual([404]);
+  });
+
+  test("update of a command deleted out of band says to refresh", async () => {
+    const created = await globalProvider.create(globalInputs(emu, slashArgs("ping")));
+    emu.control.deleteCommand(created.id);
+    const news = { ...created.outs, description: "Changed" };
+    const err = await rejection(globalProvider.update(created.id, created.outs, news));
+    expect(String(err)).toContain(`command ${created.id} no longer exists on the service`);
+    expect(String(err)).toContain("pulumi refresh");
   });
 });
 
