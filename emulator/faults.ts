@@ -65,8 +65,8 @@ interface ActiveRule {
   fired: number;
 }
 
-/** mulberry32: a small, fast, seedable PRNG (reproducible fault choices). */
-function prng(seed: number): () => number {
+/** mulberry32: a small, fast, seedable PRNG (reproducible fault choices, and tests' data). */
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

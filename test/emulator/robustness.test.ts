@@ -6,6 +6,7 @@
 import fc from "fast-check";
 import type { RunningEmulator } from "../../emulator";
 import { COMMAND_LIMITS } from "../../emulator/handlers/commands";
+import { prng } from "../../emulator/faults";
 import type { Api } from "./helpers";
 import { rec, slash, start, str } from "./helpers";
 
@@ -108,16 +109,6 @@ describe("malformed requests get the service's error shape", () => {
 });
 
 // ---- fuzz ------------------------------------------------------------------------------
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 test("fuzz: 2500 random and mutated requests leave the server up and the state intact", async () => {
   const started = Date.now();

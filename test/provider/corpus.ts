@@ -6,18 +6,10 @@
  */
 import { CHANNEL_TYPES, LOCALES } from "../../provider/schema";
 import type { Bag } from "../../provider/resources/values";
+import { prng } from "../../emulator/faults";
 
-/** mulberry32 */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The emulator's seeded PRNG (mulberry32): every run is the same. */
+export const seeded = prng;
 
 export class Gen {
   constructor(readonly rnd: () => number) {}
