@@ -15,6 +15,7 @@
  * The host runs in the project directory, as the program does, so a relative path
  * computed here resolves there.
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 
@@ -32,11 +33,44 @@ export function providerModulePath(kind: ProviderKind, cwd = process.cwd()): str
   return rel.startsWith(".") ? rel : `./${rel}`;
 }
 
-/** The function the engine's host calls to get the provider: it loads the module by path. */
-export function providerLoader(modulePath: string): () => unknown {
-  // A plain `require` on purpose: this text runs in the engine's host, not here.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return () => require(require("path").resolve(modulePath)).provider;
+/**
+ * The same module as a package subpath (`pulumi-discord-commands/dist/provider/...`), for
+ * when the relative path no longer leads to it: an `npm install` that hoists packages
+ * differently, a workspace that moved the package. Resolved from the project directory
+ * (never from the host's own place in `node_modules`, where the package is absent).
+ */
+export function providerPackagePath(kind: ProviderKind): string {
+  const target = path.join(__dirname, "..", "provider", "resources", kind);
+  let root = path.dirname(target);
+  while (!fs.existsSync(path.join(root, "package.json")) && path.dirname(root) !== root) {
+    root = path.dirname(root);
+  }
+  const rel = path.relative(root, target).split(path.sep).join("/");
+  return `${PACKAGE_NAME}/${rel}`;
+}
+
+const PACKAGE_NAME = "pulumi-discord-commands";
+
+/**
+ * The function the engine's host calls to get the provider: it loads the module by its
+ * path relative to the project directory, or, if nothing is there any more, by its
+ * package subpath resolved from the project directory.
+ */
+export function providerLoader(modulePath: string, packagePath: string): () => unknown {
+  // Plain `require`s on purpose: this text runs in the engine's host, not here. Only the
+  // lookups fall back (a failure inside the module is never masked); the text stays short
+  // because the engine stores it twice per resource.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  return () => {
+    let file: string;
+    try {
+      file = require.resolve(require("path").resolve(modulePath));
+    } catch {
+      file = require.resolve(packagePath, { paths: [process.cwd()] });
+    }
+    return require(file).provider;
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
 }
 
 const serialized = new Map<string, Promise<string>>();
@@ -46,7 +80,8 @@ export function serializedProvider(kind: ProviderKind): Promise<string> {
   const modulePath = providerModulePath(kind);
   let text = serialized.get(modulePath);
   if (!text) {
-    text = pulumi.runtime.serializeFunction(providerLoader(modulePath)).then((f) => f.text);
+    const loader = providerLoader(modulePath, providerPackagePath(kind));
+    text = pulumi.runtime.serializeFunction(loader).then((f) => f.text);
     serialized.set(modulePath, text);
   }
   return text;

@@ -7,7 +7,12 @@ import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import type * as ProviderModule from "../../sdk/providerModule";
 import type { ProviderKind } from "../../sdk/providerModule";
-import { providerLoader, providerModulePath, serializedProvider } from "../../sdk/providerModule";
+import {
+  providerLoader,
+  providerModulePath,
+  providerPackagePath,
+  serializedProvider,
+} from "../../sdk/providerModule";
 
 const KINDS: ProviderKind[] = ["globalCommand", "guildCommand", "guildCommandPermissions"];
 const SECRETS = {
@@ -32,7 +37,7 @@ describe("serialized providers", () => {
       expect(text).toContain(`provider/resources/${kind}`);
       // The same text through the public serializer the issue names.
       const direct = await pulumi.runtime.serializeFunction(
-        providerLoader(providerModulePath(kind)),
+        providerLoader(providerModulePath(kind), providerPackagePath(kind)),
       );
       expect(direct.text).toBe(text);
     },
@@ -44,25 +49,46 @@ describe("serialized providers", () => {
     expect(rel).toMatch(/provider\/resources\/globalCommand$/);
   });
 
+  /** Evaluates a loader's text as the engine's host does (require-from-string, i.e.
+   * Module#_compile) and calls `handler()`. */
+  function hostEvaluate(text: string): Record<string, unknown> {
+    const m = new Module("provider-under-test") as Module & {
+      _compile(code: string, file: string): void;
+    };
+    m._compile(text, path.join(process.cwd(), "__provider.js"));
+    return (m.exports as { handler: () => Record<string, unknown> }).handler();
+  }
+
+  async function builtLoaderText(kind: ProviderKind, modulePath?: string): Promise<string> {
+    // The built package's loader: the one the engine runs.
+    const dist = path.join(__dirname, "..", "..", "dist", "sdk", "providerModule.js");
+    const built = (await import(dist)) as typeof ProviderModule;
+    const loader = built.providerLoader(
+      modulePath ?? built.providerModulePath(kind),
+      built.providerPackagePath(kind),
+    );
+    return (await pulumi.runtime.serializeFunction(loader)).text;
+  }
+
+  const METHODS = ["configure", "check", "diff", "create", "read", "update", "delete"];
+
   test.each(KINDS)(
     "%s's loader, evaluated as the engine's host does, returns the installed provider",
     async (kind) => {
-      // The host evaluates the text as a module and calls `handler()`; load the built
-      // package's provider (the one the engine runs).
-      const dist = path.join(__dirname, "..", "..", "dist", "sdk", "providerModule.js");
-      const built = (await import(dist)) as typeof ProviderModule;
-      const text = (
-        await pulumi.runtime.serializeFunction(built.providerLoader(built.providerModulePath(kind)))
-      ).text;
-      // The host uses require-from-string, i.e. Module#_compile on the text.
-      const m = new Module("provider-under-test") as Module & {
-        _compile(code: string, file: string): void;
-      };
-      m._compile(text, path.join(process.cwd(), "__provider.js"));
-      const provider = (m.exports as { handler: () => Record<string, unknown> }).handler();
-      for (const method of ["configure", "check", "diff", "create", "read", "update", "delete"]) {
-        expect(typeof provider[method]).toBe("function");
-      }
+      const provider = hostEvaluate(await builtLoaderText(kind));
+      for (const method of METHODS) expect(typeof provider[method]).toBe("function");
     },
   );
+
+  test("the package path names the built module inside the package", () => {
+    expect(providerPackagePath("guildCommand")).toMatch(
+      /^pulumi-discord-commands\/(dist\/)?provider\/resources\/guildCommand$/,
+    );
+  });
+
+  test("when the relative path leads nowhere (packages hoisted differently), the loader resolves the package from the project directory", async () => {
+    const text = await builtLoaderText("globalCommand", "./node_modules/gone/dist/provider/x");
+    const provider = hostEvaluate(text);
+    for (const method of METHODS) expect(typeof provider[method]).toBe("function");
+  });
 });
