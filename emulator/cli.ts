@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * `npm run emulator -- [--port <p>] [--host 127.0.0.1] [--config <file>] [--state <file>]
  *                      [--json] [--no-rate-limits] [--control|--no-control] [--verbose]`

@@ -58,13 +58,15 @@ function cacheBinDir(version: string): string {
 
 /** Node >= 22: the machine's `node` when new enough, else the `node` devDependency. */
 function findNodeBinDir(): string {
-  const candidates: string[] = [];
-  candidates.push(path.join(PROJECT_ROOT, "node_modules", ".bin"));
-  for (const dir of (process.env["PATH"] ?? "").split(path.delimiter))
-    if (dir) candidates.push(dir);
-  // The machine's node first when it is new enough; the npm package otherwise.
-  const ordered = [...candidates.slice(1), candidates[0] as string];
-  for (const dir of ordered) {
+  const own = path.join(PROJECT_ROOT, "node_modules", ".bin");
+  // npm scripts put the project's own `node_modules/.bin` first on PATH: look past it, so
+  // the machine's node is used when it is new enough, and the npm package otherwise.
+  const machine = (process.env["PATH"] ?? "")
+    .split(path.delimiter)
+    .filter(
+      (dir) => dir && path.resolve(dir) !== own && !dir.endsWith(`node_modules${path.sep}.bin`),
+    );
+  for (const dir of [...machine, own]) {
     const bin = path.join(dir, "node");
     if (!fs.existsSync(bin)) continue;
     const out = spawnSync(bin, ["-p", "process.versions.node"], { encoding: "utf8" });
