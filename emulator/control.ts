@@ -30,6 +30,7 @@ import type { RequestLog } from "./log";
 import { presentCommand, presentPermissions } from "./present";
 import { RateLimiter } from "./ratelimit";
 import type { StoredCommand, StoredPermission, Store } from "./store";
+import { isRecord } from "./schema";
 
 export class ControlError extends Error {
   constructor(
@@ -53,10 +54,6 @@ const AdvanceBody = z.union([
   z.strictObject({ seconds: z.number().min(0) }),
 ]);
 const EnabledBody = z.strictObject({ enabled: z.boolean() });
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function parse<T>(schema: z.ZodType<T>, body: unknown): T {
   const r = schema.safeParse(body);

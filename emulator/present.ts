@@ -10,6 +10,7 @@
  */
 import { localizedValue } from "./localize";
 import type { StoredCommand, StoredPermissions } from "./store";
+import { isRecord } from "./schema";
 
 export type LocalizationMode =
   { readonly kind: "full" } | { readonly kind: "localized"; readonly locale: string | undefined };
@@ -17,10 +18,6 @@ export type LocalizationMode =
 export const FULL: LocalizationMode = { kind: "full" };
 
 type Json = Record<string, unknown>;
-
-function isRecord(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function dictOf(v: unknown): Record<string, string> | undefined {
   if (!isRecord(v)) return undefined;

@@ -4,6 +4,7 @@
  */
 export {
   commandSize,
+  isRecord,
   LOCALES,
   toErrorTree,
   validatePermissions,

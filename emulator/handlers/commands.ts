@@ -19,6 +19,7 @@ import type { SchemaIssue, WireCommandBody } from "../schema";
 import type { Application, StoredCommand } from "../store";
 import type { HandlerResult, RequestContext } from "./context";
 import { applicationOf, guildOf, param, principalOf } from "./context";
+import { isRecord } from "../schema";
 
 /** Most commands of each type per scope (spec: "Limits"). */
 export const COMMAND_LIMITS: Readonly<Record<number, { global: number; guild: number }>> = {
@@ -31,10 +32,6 @@ export const COMMAND_LIMITS: Readonly<Record<number, { global: number; guild: nu
 const SIZE_LIMIT = 8000;
 
 type Json = Record<string, unknown>;
-
-function isRecord(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** A deep copy through JSON: stored state never shares objects with requests. */
 function clone<T>(v: T): T {

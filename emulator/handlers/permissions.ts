@@ -21,10 +21,7 @@ import { toErrorTree, validatePermissions } from "../schema";
 import type { StoredPermission } from "../store";
 import type { HandlerResult, RequestContext } from "./context";
 import { applicationOf, guildOf, param, principalOf } from "./context";
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isRecord } from "../schema";
 
 function requireUserWithScope(principal: Principal, applicationId: string): void {
   if (principal.kind !== "user") return;

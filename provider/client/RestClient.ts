@@ -18,12 +18,12 @@ import {
   DailyCreateLimitError,
   flattenErrorTree,
   HttpError,
-  isRecord,
   NetworkError,
   RateLimitError,
   ServiceApiError,
   TimeoutError,
 } from "./errors";
+import { isRecord } from "../schema";
 import { RateLimiter } from "./RateLimiter";
 import { backoffMs, classifyTransportError, RETRYABLE_STATUSES } from "./retry";
 import type { ClientStats } from "./stats";

@@ -5,6 +5,7 @@
  * Every text taken from a response goes through the client's redactor first, so a
  * service that echoes a credential back cannot smuggle it into an error either.
  */
+import { isRecord } from "../schema";
 
 /** Where in the request a failure happened, for errors that are tied to one request. */
 export interface RequestInfo {
@@ -223,8 +224,4 @@ export function flattenErrorTree(tree: unknown, prefix = ""): FieldError[] {
     else out.push(...flattenErrorTree(value, next));
   }
   return out;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

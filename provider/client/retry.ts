@@ -2,7 +2,7 @@
  * Retry policy: which failures are worth another try, and how long to back off.
  */
 import type { TimeoutPhase } from "./errors";
-import { isRecord } from "./errors";
+import { isRecord } from "../schema";
 
 /** Server errors that are usually transient. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504]);

@@ -2,6 +2,9 @@
  * Helpers for the property bags the engine hands a dynamic provider: values not yet
  * known at preview, and the split between a resource's own keys and the command's.
  */
+import { isRecord } from "../schema";
+
+export { isRecord };
 
 /**
  * The engine's placeholder for a value unknown at preview time, as dynamic providers
@@ -11,10 +14,6 @@ export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 export type Path = (string | number)[];
 export type Bag = Record<string, unknown>;
-
-export function isRecord(value: unknown): value is Bag {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Paths of every unknown value inside `value`. */
 export function unknownPaths(value: unknown, at: Path = []): Path[] {

@@ -6,7 +6,7 @@
 export * from "./constants";
 export { LOCALES, Locale, isLocale } from "./locales";
 export type { Localizations } from "./locales";
-export { Codes, formatPath, formatIssues, toErrorTree, charLength } from "./issues";
+export { Codes, formatPath, formatIssues, toErrorTree, charLength, isRecord } from "./issues";
 export type { Code, Path, SchemaIssue, Validation } from "./issues";
 export { CHAT_INPUT_NAME_REGEX, chatInputNameProblem } from "./names";
 export { localizationsSchema, wireChoiceSchema, wireOptionSchema } from "./option";

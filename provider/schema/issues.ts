@@ -141,6 +141,7 @@ export class IssueCollector {
   }
 }
 
+/** A JSON object (not null, not an array). The one definition the project uses. */
 export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
