@@ -9,6 +9,7 @@ module.exports = {
   transform: {
     "^.+\\.ts$": ["ts-jest", { diagnostics: false }],
   },
+  reporters: ["default", "<rootDir>/test/helpers/closingLineReporter.js"],
   testTimeout: 30000,
   maxWorkers: 2,
 };
