@@ -115,13 +115,10 @@ export const provider = {
         throw err;
       }
     }
+    // Keep the declared spelling when nothing drifted; otherwise take what the service holds.
     const declared = props["permissions"];
-    const permissions =
-      live && !samePermissions(declared, live.permissions)
-        ? live.permissions
-        : !live && overwrites(declared).length > 0
-          ? []
-          : declared;
+    const liveList = live?.permissions ?? [];
+    const permissions = samePermissions(declared, liveList) ? declared : liveList;
     const inputs = { ...omit(props, ["__provider"]), applicationId, permissions };
     return { id, props: inputs, inputs };
   },
