@@ -131,8 +131,18 @@ function findCliInCache(version: string): string | undefined {
   return cliVersion(cli) === version ? dir : undefined;
 }
 
-/** Looks for the toolchain without building anything. */
+let remembered: Toolchain | undefined;
+
+/**
+ * Looks for the toolchain without building anything. A found toolchain is remembered for
+ * the process: every engine test asks, and each look runs `pulumi version` and `node`.
+ */
 export function findToolchain(): Toolchain | undefined {
+  remembered ??= lookForToolchain();
+  return remembered;
+}
+
+function lookForToolchain(): Toolchain | undefined {
   const version = pinnedPulumiVersion();
   const onPath = findCliOnPath(version);
   const cached = onPath ? undefined : findCliInCache(version);
