@@ -8,22 +8,14 @@ import {
   ServiceApiError,
   TimeoutError,
 } from "../../provider/client";
-import type { Recorded, Reply } from "./scriptedServer";
-import { FakeClock, ScriptedServer, until, wireCommand } from "./scriptedServer";
+import type { Recorded, Reply, ScriptedServer } from "./scriptedServer";
+import { FakeClock, until, wireCommand, useScriptedServer } from "./scriptedServer";
 
 const APP = "100";
 const list = `/applications/${APP}/commands`;
 
 let server: ScriptedServer;
-const open: CommandsApi[] = [];
-
-beforeAll(async () => {
-  server = await ScriptedServer.start();
-});
-afterAll(async () => {
-  await Promise.all(open.map((api) => api.close()));
-  await server.close();
-});
+const track = useScriptedServer((s) => (server = s));
 
 interface Harness {
   api: CommandsApi;
@@ -43,7 +35,7 @@ function client(config: ClientConfig = {}): Harness {
     onEvent: (e) => events.push(e),
     ...config,
   });
-  open.push(api);
+  track(api);
   return { api, clock, events };
 }
 

@@ -1,23 +1,15 @@
 import type { ClientConfig } from "../../provider/client";
 import { CommandsApi, ConfigurationError, ServiceApiError } from "../../provider/client";
 import type { WirePermissionsBody } from "../../provider/client";
-import type { Recorded, Reply } from "./scriptedServer";
-import { FakeClock, ScriptedServer, wireCommand } from "./scriptedServer";
+import type { Recorded, Reply, ScriptedServer } from "./scriptedServer";
+import { FakeClock, wireCommand, useScriptedServer } from "./scriptedServer";
 
 const CLIENT_ID = "123456789";
 const CLIENT_SECRET = "client-secret-for-auth-tests";
 const BASIC = `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString("base64")}`;
 
 let server: ScriptedServer;
-const open: CommandsApi[] = [];
-
-beforeAll(async () => {
-  server = await ScriptedServer.start();
-});
-afterAll(async () => {
-  await Promise.all(open.map((api) => api.close()));
-  await server.close();
-});
+const track = useScriptedServer((s) => (server = s));
 
 function client(config: ClientConfig = {}): { api: CommandsApi; clock: FakeClock } {
   const clock = new FakeClock();
@@ -27,7 +19,7 @@ function client(config: ClientConfig = {}): { api: CommandsApi; clock: FakeClock
     now: clock.now,
     ...config,
   });
-  open.push(api);
+  track(api);
   return { api, clock };
 }
 

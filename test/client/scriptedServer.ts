@@ -132,3 +132,31 @@ export async function until(condition: () => boolean, what: string): Promise<voi
   }
   if (!condition()) throw new Error(`timed out waiting for ${what}`);
 }
+
+/** Anything the fixture closes after the test file: a client. */
+interface Closable {
+  close(): Promise<void>;
+}
+
+/**
+ * Starts one scripted server for a test file (handed to `use` in `beforeAll`) and closes
+ * it, with every client passed to the returned `track`, in `afterAll`.
+ */
+export function useScriptedServer(
+  use: (server: ScriptedServer) => void,
+): <T extends Closable>(client: T) => T {
+  let server: ScriptedServer | undefined;
+  const open: Closable[] = [];
+  beforeAll(async () => {
+    server = await ScriptedServer.start();
+    use(server);
+  });
+  afterAll(async () => {
+    await Promise.all(open.map((c) => c.close()));
+    await server?.close();
+  });
+  return (client) => {
+    open.push(client);
+    return client;
+  };
+}

@@ -15,8 +15,8 @@ import {
   TimeoutError,
 } from "../../provider/client";
 import type { WirePermissionsBody } from "../../provider/client";
-import type { Recorded, Reply } from "./scriptedServer";
-import { FakeClock, ScriptedServer } from "./scriptedServer";
+import type { Recorded, Reply, ScriptedServer } from "./scriptedServer";
+import { FakeClock, useScriptedServer } from "./scriptedServer";
 
 const BOT = "BOT.secret-token-AAAA";
 const CLIENT_ID = "987654321";
@@ -32,16 +32,8 @@ const SECRETS = [
 ];
 
 let server: ScriptedServer;
-const open: CommandsApi[] = [];
+const track = useScriptedServer((s) => (server = s));
 const events: ClientEvent[] = [];
-
-beforeAll(async () => {
-  server = await ScriptedServer.start();
-});
-afterAll(async () => {
-  await Promise.all(open.map((api) => api.close()));
-  await server.close();
-});
 
 function client(config: ClientConfig): CommandsApi {
   const clock = new FakeClock();
@@ -53,7 +45,7 @@ function client(config: ClientConfig): CommandsApi {
     onEvent: (e) => events.push(e),
     ...config,
   });
-  open.push(api);
+  track(api);
   return api;
 }
 
