@@ -3,6 +3,6 @@
  * The engine's dynamic-provider host loads this module by path at call time (see
  * `sdk/providerModule.ts`) and calls `provider`'s methods.
  */
-import { commandProvider } from "./commands";
+import { commandProvider } from "./commandLifecycle";
 
 export const provider = commandProvider("guild");

@@ -10,12 +10,12 @@
 import type { WirePermission } from "../client";
 import { ServiceApiError, UNKNOWN_COMMAND_CODE } from "../client";
 import { canonicalPermissions, permissionsEqual, validatePermissions } from "../schema";
-import type { CheckFailure } from "./commands";
-import { failure } from "./commands";
-import { client, configure, deployment, resolveApplicationId, settings } from "./runtime";
-import type { StackConfig } from "./runtime";
+import type { CheckFailure } from "./commandLifecycle";
+import { failure } from "./commandLifecycle";
+import { client, configure, deployment, resolveApplicationId, settings } from "./providerProcess";
+import type { StackConfig } from "./providerProcess";
 import { guildPermissions, invalidatePermissions } from "./scopeCache";
-import type { Bag } from "./values";
+import type { Bag } from "./propertyBags";
 import {
   omit,
   optionalString,
@@ -23,7 +23,7 @@ import {
   UNKNOWN,
   unknownPaths,
   withoutUnknowns,
-} from "./values";
+} from "./propertyBags";
 
 const REPLACE_KEYS = ["applicationId", "guildId", "commandId"] as const;
 

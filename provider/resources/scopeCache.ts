@@ -8,7 +8,7 @@
  * 10 s): long enough for one refresh, short enough that a later read sees the service.
  */
 import type { WireCommand, WireGuildCommandPermissions } from "../client";
-import { client } from "./runtime";
+import { client } from "./providerProcess";
 
 interface Entry<T> {
   readonly promise: Promise<T>;

@@ -158,7 +158,10 @@ export function permissions(...bits: bigint[]): string {
   return set.toString();
 }
 
-/** The service's limits (spec: "Limits"). */
+/**
+ * The service's limits (spec: "Limits"): the one table. The schema's rules, the SDK's
+ * program-wide checks, the client's messages and the emulator's enforcement all read it.
+ */
 export const Limits = {
   NAME_MIN: 1,
   NAME_MAX: 32,
@@ -179,4 +182,21 @@ export const Limits = {
   NUMBER_MAX: 2 ** 53,
   COMMAND_SIZE_MAX: 8000,
   PERMISSION_OVERWRITES_MAX: 100,
+  /** Command creates per scope (per guild; the global scope is counted the same way) per day. */
+  DAILY_CREATES: 200,
+  /** Commands per type and scope; a guild holds no PRIMARY_ENTRY_POINT at all. */
+  COMMANDS_PER_SCOPE: {
+    [CommandType.CHAT_INPUT]: { global: 100, guild: 100 },
+    [CommandType.USER]: { global: 15, guild: 15 },
+    [CommandType.MESSAGE]: { global: 15, guild: 15 },
+    [CommandType.PRIMARY_ENTRY_POINT]: { global: 1, guild: 0 },
+  },
 } as const;
+
+/** How many commands of `type` one scope may hold (0 for an unknown type). */
+export function commandsPerScope(type: number, scope: "global" | "guild"): number {
+  const entry = (
+    Limits.COMMANDS_PER_SCOPE as Readonly<Record<number, { global: number; guild: number }>>
+  )[type];
+  return entry === undefined ? 0 : entry[scope];
+}

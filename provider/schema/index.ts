@@ -28,7 +28,14 @@ export type {
   WriteMode,
 } from "./command";
 export { commandSize } from "./size";
-export { allChannels, everyone, isSnowflake, snowflakeSchema } from "./snowflake";
+export {
+  allChannels,
+  everyone,
+  isSnowflake,
+  SNOWFLAKE_PATTERN,
+  snowflakeSchema,
+} from "./snowflake";
+export { ServiceErrorCode } from "./serviceErrors";
 export {
   validatePermissions,
   wireGuildCommandPermissionsSchema,

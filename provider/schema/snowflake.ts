@@ -7,10 +7,11 @@ import type { IssueCollector, Path } from "./issues";
 import { Codes, describeValue } from "./issues";
 
 const UINT64_MAX = (1n << 64n) - 1n;
-const DIGITS = /^\d{1,20}$/;
+/** The textual form of a snowflake; `isSnowflake` also checks the 64-bit range. */
+export const SNOWFLAKE_PATTERN = /^\d{1,20}$/;
 
 export function isSnowflake(v: unknown): v is string {
-  return typeof v === "string" && DIGITS.test(v) && BigInt(v) <= UINT64_MAX;
+  return typeof v === "string" && SNOWFLAKE_PATTERN.test(v) && BigInt(v) <= UINT64_MAX;
 }
 
 export const snowflakeSchema = z.string().refine(isSnowflake, {

@@ -21,7 +21,7 @@ import {
   teardown,
   writes,
 } from "./helpers";
-import { client } from "../../provider/resources/runtime";
+import { client } from "../../provider/resources/providerProcess";
 import { clearScopeCaches } from "../../provider/resources/scopeCache";
 
 let emu: RunningEmulator;

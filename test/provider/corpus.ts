@@ -5,7 +5,7 @@
  * integration types and default member permissions. Seeded, so every run is the same.
  */
 import { CHANNEL_TYPES, LOCALES } from "../../provider/schema";
-import type { Bag } from "../../provider/resources/values";
+import type { Bag } from "../../provider/resources/propertyBags";
 import { prng } from "../../emulator/faults";
 
 /** The emulator's seeded PRNG (mulberry32): every run is the same. */

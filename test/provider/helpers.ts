@@ -8,9 +8,9 @@ import { startEmulator } from "../../emulator";
 import { provider as globalProvider } from "../../provider/resources/globalCommand";
 import { provider as guildProvider } from "../../provider/resources/guildCommand";
 import { provider as permissionsProvider } from "../../provider/resources/guildCommandPermissions";
-import { resetProcessState } from "../../provider/resources/runtime";
+import { resetProcessState } from "../../provider/resources/providerProcess";
 import { clearScopeCaches } from "../../provider/resources/scopeCache";
-import type { Bag } from "../../provider/resources/values";
+import type { Bag } from "../../provider/resources/propertyBags";
 
 export { globalProvider, guildProvider, permissionsProvider };
 export type { Bag };

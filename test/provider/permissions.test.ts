@@ -16,7 +16,7 @@ import {
   slashArgs,
   teardown,
 } from "./helpers";
-import { client } from "../../provider/resources/runtime";
+import { client } from "../../provider/resources/providerProcess";
 import { clearScopeCaches } from "../../provider/resources/scopeCache";
 
 let emu: RunningEmulator;

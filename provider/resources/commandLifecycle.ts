@@ -18,10 +18,10 @@ import {
   WIRE_TO_SDK_KEYS,
   wireToSdk,
 } from "../schema";
-import { client, configure, deployment, resolveApplicationId, settings } from "./runtime";
-import type { StackConfig } from "./runtime";
+import { client, configure, deployment, resolveApplicationId, settings } from "./providerProcess";
+import type { StackConfig } from "./providerProcess";
 import { invalidateScope, scopeCommands } from "./scopeCache";
-import type { Bag, Path } from "./values";
+import type { Bag, Path } from "./propertyBags";
 import {
   omit,
   optionalString,
@@ -30,7 +30,7 @@ import {
   UNKNOWN,
   unknownPaths,
   withoutUnknowns,
-} from "./values";
+} from "./propertyBags";
 
 /** Outputs the service assigns; never inputs. */
 const ASSIGNED_KEYS = ["commandId", "version", "adopted"];
