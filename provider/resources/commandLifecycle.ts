@@ -11,9 +11,10 @@ import type { WireCommand, WireCommandBody, WireCommandPatch } from "../client";
 import { ServiceApiError, UNKNOWN_COMMAND_CODE } from "../client";
 import type { Scope, SchemaIssue } from "../schema";
 import {
-  canonicalCommand,
-  deepEqual,
+  CANONICAL_COMMAND_FIELDS,
+  diffCommandFields,
   formatPath,
+  patchBody,
   validateSdkCommand,
   WIRE_TO_SDK_KEYS,
   wireToSdk,
@@ -49,13 +50,6 @@ const RESOURCE_KEYS = [
 ];
 /** A change of any of these makes a new command: a new id, and its permissions dropped. */
 const REPLACE_KEYS = ["name", "type", "applicationId", "guildId"] as const;
-
-/**
- * Fields whose default the service fills from the application's settings, which the
- * provider cannot know: left undeclared, they are the service's to manage, so their live
- * value is neither compared nor restored.
- */
-const SERVICE_DEFAULTED: ReadonlySet<string> = new Set(["integration_types"]);
 
 export interface CheckFailure {
   readonly property: string;
@@ -112,50 +106,13 @@ function wireBody(args: Bag, scope: Scope): WireCommandBody {
   return result.value;
 }
 
-/** Top-level wire fields whose canonical values differ between declared and live/old. */
-function changedFields(declared: WireCommandBody, other: WireCommandBody | WireCommand): string[] {
-  const a = canonicalCommand(declared) as unknown as Bag;
-  const b = canonicalCommand(other) as unknown as Bag;
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  const changed: string[] = [];
-  for (const key of keys) {
-    if (SERVICE_DEFAULTED.has(key) && (declared as Bag)[key] === undefined) continue;
-    if (!deepEqual(a[key], b[key])) changed.push(key);
-  }
-  return changed.sort();
-}
-
-/**
- * The PATCH body for the changed fields. A field the program no longer declares is sent
- * as its reset value, because the service keeps any field a PATCH leaves out.
- */
-function patchBody(body: WireCommandBody, fields: readonly string[]): Bag {
-  const resets: Bag = {
-    name_localizations: null,
-    description_localizations: null,
-    options: [],
-    default_member_permissions: null,
-    dm_permission: true,
-    default_permission: true,
-    nsfw: false,
-    contexts: null,
-  };
-  const src = body as Bag;
-  const out: Bag = {};
-  for (const f of fields) {
-    if (f === "type") continue; // a type change is a replacement, never a PATCH
-    out[f] = src[f] !== undefined ? src[f] : (resets[f] ?? null);
-  }
-  return out;
-}
-
 /** The live command in SDK shape, merged into the old inputs field by field. */
 function inputsFromLive(oldInputs: Bag, live: WireCommand, scope: Scope): Bag {
   const oldArgs = commandArgs(oldInputs);
   const oldBody = validateSdkCommand(oldArgs, { scope });
   const liveArgs = wireToSdk(live) as unknown as Bag;
   if (!oldBody.ok) return { ...omit(oldInputs, ["__provider"]), ...liveArgs };
-  const drifted = new Set(changedFields(oldBody.value, live));
+  const drifted = new Set(diffCommandFields(oldBody.value, live));
   if (drifted.size === 0) return omit(oldInputs, ["__provider"]);
   // Map the drifted wire fields back to SDK keys through the one mapping.
   const merged: Bag = { ...omit(oldInputs, ["__provider"]) };
@@ -247,7 +204,7 @@ export function commandProvider(scope: Scope): CommandProvider {
       } else {
         const next = wireBody(newArgs, scope);
         const prev = validateSdkCommand(commandArgs(olds), { scope });
-        changes ||= !prev.ok || changedFields(next, prev.value).length > 0;
+        changes ||= !prev.ok || diffCommandFields(next, prev.value).length > 0;
       }
       return { changes, replaces, deleteBeforeReplace: false };
     },
@@ -290,7 +247,9 @@ export function commandProvider(scope: Scope): CommandProvider {
       const guildId = guildOf(news);
       const body = wireBody(commandArgs(news), scope);
       const prev = validateSdkCommand(commandArgs(olds), { scope });
-      const fields = prev.ok ? changedFields(body, prev.value) : Object.keys(body);
+      const fields = prev.ok
+        ? diffCommandFields(body, prev.value)
+        : CANONICAL_COMMAND_FIELDS.filter((f) => (body as Bag)[f] !== undefined);
       let command: Pick<WireCommand, "id" | "version">;
       if (fields.length === 0) {
         // Nothing the service holds differs (only SDK-side spelling changed): no write.

@@ -46,12 +46,15 @@ import {
   isRecord,
 } from "./issues";
 import { checkLocalizations, checkName } from "./names";
-import { checkOptionArray, localizationsSchema, wireOptionSchema } from "./option";
+import { checkOptionArray } from "./option";
 import { sizeOfUnknown } from "./size";
-import { checkSnowflake, snowflakeSchema } from "./snowflake";
+import { checkSnowflake } from "./snowflake";
+import type { Where } from "./fields";
+import { acceptedIn, COMMAND_FIELDS } from "./fields";
+import type { CommandField, Scope, WireCommandBody, WireCommandPatch, WriteMode } from "./shapes";
+import { wireCommandBodySchema, wireCommandPatchSchema } from "./shapes";
 
-export type Scope = "global" | "guild";
-export type WriteMode = "create" | "edit" | "bulk";
+export type { Scope, WireCommand, WireCommandBody, WireCommandPatch, WriteMode } from "./shapes";
 export interface WireContext {
   scope: Scope;
   mode: WriteMode;
@@ -59,81 +62,7 @@ export interface WireContext {
   existingType?: number;
 }
 
-// ---------------------------------------------------------------- shapes (types) -------
-
-export const wireCommandBodySchema = z.object({
-  /** Only in bulk bodies: the id of an existing command. */
-  id: snowflakeSchema.optional(),
-  type: z.literal(COMMAND_TYPES).optional(),
-  name: z.string(),
-  name_localizations: localizationsSchema,
-  description: z.string().optional(),
-  description_localizations: localizationsSchema,
-  options: z.array(wireOptionSchema).optional(),
-  default_member_permissions: z.string().nullish(),
-  dm_permission: z.boolean().optional(),
-  default_permission: z.boolean().nullish(),
-  nsfw: z.boolean().optional(),
-  integration_types: z.array(z.literal(INTEGRATION_TYPES)).nullish(),
-  contexts: z.array(z.literal(CONTEXT_TYPES)).nullish(),
-  handler: z.literal(ENTRY_POINT_HANDLERS).optional(),
-});
-
-/** A PATCH body: every field optional, no `type`. */
-export const wireCommandPatchSchema = wireCommandBodySchema
-  .omit({ type: true, id: true })
-  .partial();
-
-/** A command as the service returns it. */
-export const wireCommandSchema = wireCommandBodySchema.omit({ id: true }).extend({
-  id: snowflakeSchema,
-  application_id: snowflakeSchema,
-  guild_id: snowflakeSchema.optional(),
-  version: snowflakeSchema,
-  description: z.string(),
-  nsfw: z.boolean().optional(),
-  default_member_permissions: z.string().nullable().optional(),
-});
-
-export type WireCommandBody = z.infer<typeof wireCommandBodySchema>;
-export type WireCommandPatch = z.infer<typeof wireCommandPatchSchema>;
-export type WireCommand = z.infer<typeof wireCommandSchema>;
-
 // ---------------------------------------------------------------- rules ----------------
-
-type Where = `${Scope}:${WriteMode}`;
-const ALL: readonly Where[] = [
-  "global:create",
-  "global:edit",
-  "global:bulk",
-  "guild:create",
-  "guild:edit",
-  "guild:bulk",
-];
-const GLOBAL_AND_GUILD_BULK: readonly Where[] = [
-  "global:create",
-  "global:edit",
-  "global:bulk",
-  "guild:bulk",
-];
-
-/** Which write bodies accept a field (spec: "Body fields per write endpoint"). */
-export const FIELD_ACCEPTED_IN: Readonly<Record<string, readonly Where[]>> = {
-  id: ["global:bulk", "guild:bulk"],
-  type: ALL.filter((w) => !w.endsWith(":edit")),
-  name: ALL,
-  name_localizations: ALL,
-  description: ALL,
-  description_localizations: ALL,
-  options: ALL,
-  default_member_permissions: ALL,
-  dm_permission: GLOBAL_AND_GUILD_BULK,
-  default_permission: ALL,
-  integration_types: GLOBAL_AND_GUILD_BULK,
-  contexts: GLOBAL_AND_GUILD_BULK,
-  nsfw: ALL.filter((w) => w !== "guild:bulk"),
-  handler: ALL,
-};
 
 const WHERE_TEXT: Record<Where, string> = {
   "global:create": "creating a global command",
@@ -159,9 +88,9 @@ export function checkCommand(out: IssueCollector, body: unknown, ctx: WireContex
   const where: Where = `${ctx.scope}:${ctx.mode}`;
   const creating = ctx.mode !== "edit";
   const rejected = new Set<string>();
-  for (const field of Object.keys(FIELD_ACCEPTED_IN)) {
+  for (const field of Object.keys(COMMAND_FIELDS) as CommandField[]) {
     if (body[field] === undefined) continue;
-    if (!FIELD_ACCEPTED_IN[field]?.includes(where)) {
+    if (!acceptedIn(field, where)) {
       rejected.add(field);
       out.add(
         [field],

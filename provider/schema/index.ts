@@ -9,24 +9,39 @@ export type { Localizations } from "./locales";
 export { Codes, formatPath, formatIssues, toErrorTree, charLength, isRecord } from "./issues";
 export type { Code, Path, SchemaIssue, Validation } from "./issues";
 export { CHAT_INPUT_NAME_REGEX, chatInputNameProblem } from "./names";
-export { localizationsSchema, wireChoiceSchema, wireOptionSchema } from "./option";
-export type { WireChoice, WireOption } from "./option";
 export {
-  FIELD_ACCEPTED_IN,
-  validateWireCommand,
+  localizationsSchema,
+  wireChoiceSchema,
   wireCommandBodySchema,
   wireCommandPatchSchema,
   wireCommandSchema,
-  wireCommandSchemaFor,
-} from "./command";
+  wireOptionSchema,
+} from "./shapes";
 export type {
+  ChoiceField,
+  CommandField,
+  OptionField,
   Scope,
+  WireChoice,
   WireCommand,
   WireCommandBody,
   WireCommandPatch,
-  WireContext,
+  WireOption,
   WriteMode,
-} from "./command";
+} from "./shapes";
+export {
+  acceptedIn,
+  CANONICAL_COMMAND_FIELDS,
+  CHOICE_FIELDS,
+  COMMAND_FIELDS,
+  canonicalNumber,
+  canonicalOf,
+  neutralValue,
+  OPTION_FIELDS,
+} from "./fields";
+export type { CanonicalCommandField, CommandFieldSpec, FieldSpec, Presence, Where } from "./fields";
+export { validateWireCommand, wireCommandSchemaFor } from "./command";
+export type { WireContext } from "./command";
 export { commandSize } from "./size";
 export {
   allChannels,
@@ -60,14 +75,9 @@ export type { Camelize, SdkChoice, SdkCommandArgs, SdkOption } from "./mapping";
 export {
   canonicalCommand,
   canonicalPermissions,
-  commandsEqual,
   deepEqual,
   diffCommandFields,
+  patchBody,
   permissionsEqual,
 } from "./normalize";
-export type {
-  CanonicalChoice,
-  CanonicalCommand,
-  CanonicalLocalizations,
-  CanonicalOption,
-} from "./normalize";
+export type { CanonicalChoice, CanonicalCommand, CanonicalOption } from "./normalize";

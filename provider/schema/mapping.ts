@@ -5,12 +5,12 @@
  * are never written by hand. The SDK shape is validated by mapping it to the wire shape,
  * validating that, and mapping issue paths back.
  */
-import type { WireCommandBody, WireContext } from "./command";
-import { validateWireCommand, wireCommandBodySchema } from "./command";
+import type { WireContext } from "./command";
+import { validateWireCommand } from "./command";
+import { CHOICE_FIELDS, COMMAND_FIELDS, OPTION_FIELDS } from "./fields";
 import type { Path, SchemaIssue, Validation } from "./issues";
 import { Codes, IssueCollector, isRecord } from "./issues";
-import type { WireChoice, WireOption } from "./option";
-import { wireChoiceSchema, wireOptionSchema } from "./option";
+import type { WireChoice, WireCommandBody, WireOption } from "./shapes";
 
 type CamelCase<S extends string> = S extends `${infer H}_${infer T}`
   ? `${H}${Capitalize<CamelCase<T>>}`
@@ -35,10 +35,13 @@ export function camelCase(key: string): string {
 
 type Level = "command" | "option" | "choice";
 
+const LEVEL_FIELDS = { command: COMMAND_FIELDS, option: OPTION_FIELDS, choice: CHOICE_FIELDS };
+
+/** The keys a program may write at each level (a command's `id` is the service's). */
 const LEVEL_KEYS: Record<Level, ReadonlySet<string>> = {
-  command: new Set(Object.keys(wireCommandBodySchema.shape).filter((k) => k !== "id")),
-  option: new Set(Object.keys(wireOptionSchema.shape)),
-  choice: new Set(Object.keys(wireChoiceSchema.shape)),
+  command: new Set(Object.keys(COMMAND_FIELDS).filter((k) => k !== "id")),
+  option: new Set(Object.keys(OPTION_FIELDS)),
+  choice: new Set(Object.keys(CHOICE_FIELDS)),
 };
 
 /** The key table: every wire key of the command, option and choice shapes, and its SDK key. */
@@ -49,7 +52,13 @@ export const SDK_TO_WIRE_KEYS: Readonly<Record<string, string>> = Object.fromEnt
   Object.entries(WIRE_TO_SDK_KEYS).map(([w, s]) => [s, w]),
 );
 
-const CHILD_LEVEL: Readonly<Record<string, Level>> = { options: "option", choices: "choice" };
+/** The level of a nested list's items, from the field tables (`options`, `choices`). */
+function childLevel(level: Level, key: string): Level | undefined {
+  const spec: { children?: Level } | undefined = (
+    LEVEL_FIELDS[level] as Record<string, { children?: Level }>
+  )[key];
+  return spec?.children;
+}
 
 /**
  * Renames keys level by level (command -> options -> choices); localization dictionaries
@@ -81,7 +90,7 @@ function convert(
       continue;
     }
     const targetKey = toWire ? wireKey : (WIRE_TO_SDK_KEYS[wireKey] ?? wireKey);
-    const child = CHILD_LEVEL[wireKey];
+    const child = childLevel(level, wireKey);
     if (child !== undefined && Array.isArray(value)) {
       result[targetKey] = value.map((item, i) =>
         convert(item, child, toWire, [...path, key, i], out),

@@ -6,7 +6,6 @@
  * are derived from them), and `checkOptionArray` enforces every rule of the spec on an
  * unknown value, collecting all issues with wire paths.
  */
-import { z } from "zod";
 import { CHANNEL_TYPES, Limits, OPTION_TYPES, OptionType } from "./constants";
 import type { IssueCollector, Path } from "./issues";
 import {
@@ -19,41 +18,7 @@ import {
   describeValue,
   isRecord,
 } from "./issues";
-import { LOCALES } from "./locales";
 import { checkLocalizations, checkName } from "./names";
-
-// ---------------------------------------------------------------- shapes (types) -------
-
-/** A localization dictionary on the wire: partial, keyed by locale, nullable. */
-export const localizationsSchema = z.partialRecord(z.enum(LOCALES), z.string()).nullish();
-
-export const wireChoiceSchema = z.object({
-  name: z.string(),
-  name_localizations: localizationsSchema,
-  value: z.union([z.string(), z.number()]),
-});
-
-export const wireOptionSchema = z.object({
-  type: z.literal(OPTION_TYPES),
-  name: z.string(),
-  name_localizations: localizationsSchema,
-  description: z.string(),
-  description_localizations: localizationsSchema,
-  required: z.boolean().optional(),
-  choices: z.array(wireChoiceSchema).optional(),
-  get options() {
-    return z.array(wireOptionSchema).optional();
-  },
-  channel_types: z.array(z.literal(CHANNEL_TYPES)).optional(),
-  min_value: z.number().optional(),
-  max_value: z.number().optional(),
-  min_length: z.number().optional(),
-  max_length: z.number().optional(),
-  autocomplete: z.boolean().optional(),
-});
-
-export type WireChoice = z.infer<typeof wireChoiceSchema>;
-export type WireOption = z.infer<typeof wireOptionSchema>;
 
 // ---------------------------------------------------------------- rules ----------------
 

@@ -8,7 +8,7 @@
  * the size together with every other issue.
  */
 import { charLength, isRecord } from "./issues";
-import type { WireCommandBody } from "./command";
+import type { WireCommandBody } from "./shapes";
 
 function longest(value: unknown, localizations: unknown): number {
   let n = typeof value === "string" ? charLength(value) : 0;

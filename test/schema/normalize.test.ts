@@ -1,6 +1,9 @@
-/** The one normalizer: canonicalCommand, commandsEqual, diffCommandFields. */
+/** The one normalizer: canonicalCommand, diffCommandFields. */
 import type { WireCommand, WireCommandBody } from "../../provider/schema";
-import { canonicalCommand, commandsEqual, diffCommandFields } from "../../provider/schema";
+import { canonicalCommand, diffCommandFields } from "../../provider/schema";
+
+/** Equal in the canonical form: no field differs. */
+const commandsEqual = (a: object, b: object): boolean => diffCommandFields(a, b).length === 0;
 
 const base: WireCommandBody = {
   name: "ping",
@@ -66,8 +69,16 @@ describe("canonicalCommand", () => {
   it("contexts/integration_types: null and absent equal, a list differs", () => {
     expect(commandsEqual(base, { ...base, contexts: null })).toBe(true);
     expect(
-      diffCommandFields(base, { ...base, contexts: [0, 1, 2], integration_types: [0] }),
+      diffCommandFields(
+        { ...base, integration_types: [1] },
+        { ...base, contexts: [0, 1, 2], integration_types: [0] },
+      ),
     ).toEqual(["integration_types", "contexts"]);
+    // Undeclared, integration_types is the service's to default (the application's
+    // installation contexts): one comparison for diff, drift and the exported helper.
+    expect(
+      diffCommandFields(base, { ...base, contexts: [0, 1, 2], integration_types: [0] }),
+    ).toEqual(["contexts"]);
     expect(commandsEqual({ ...base, contexts: [2, 0] }, { ...base, contexts: [0, 2] })).toBe(true);
   });
   it("a returned command equals its body (ids and version ignored)", () => {

@@ -1,0 +1,386 @@
+/**
+ * The one description of every field of a command, an option and a choice, beyond its
+ * wire type (shapes.ts): where the service accepts it, its canonical value (what "no
+ * change" means, defaults included), whether it is compared, what a PATCH sends when the
+ * program no longer declares it, in which scope the service keeps it, and how the
+ * service presents it. Each table must name exactly the keys of its shape (checked by
+ * the compiler through `satisfies`), so a field added to the service is added here once
+ * and cannot slip out of validation, diff, drift, PATCH or the emulator.
+ *
+ * Users of these tables: command.ts (acceptance per endpoint), normalize.ts (canonical
+ * form, field diff, PATCH body), mapping.ts (SDK keys, child levels), the emulator's
+ * store and presenter.
+ */
+import type { ChoiceField, CommandField, OptionField, Scope, WriteMode } from "./shapes";
+import { isRecord } from "./issues";
+
+/** A write endpoint: the scope and the kind of write. */
+export type Where = `${Scope}:${WriteMode}`;
+
+type Raw = Record<string, unknown>;
+
+/**
+ * How the service presents a field in a returned object:
+ * - `always`: every object carries it;
+ * - `unlessNeutral`: left out when it holds its neutral value (false, [], null: the
+ *   service omits empty and false fields);
+ * - `localizations`: the dictionary (when not empty), or on list endpoints without
+ *   `with_localizations` the one value for the requester's locale (`<base>_localized`);
+ * - `globalOnly`: carried by global commands only (guild commands have no such field).
+ */
+export type Presence = "always" | "unlessNeutral" | "localizations" | "globalOnly";
+
+export interface FieldSpec<C = unknown> {
+  /** The canonical value, given the field's raw value and the whole raw object. */
+  readonly canonical: (value: unknown, whole: Raw) => C;
+  /**
+   * `always`; or `whenDeclared` for fields whose default the service fills from the
+   * application's settings, which the provider cannot know: left undeclared, the live
+   * value is the service's to manage, neither compared nor restored.
+   */
+  readonly compared: "always" | "whenDeclared";
+  readonly presence: Presence;
+  /** For `localizations`: the field it localizes. */
+  readonly localizes?: "name" | "description";
+  /** For lists of nested objects: the level of the items. */
+  readonly children?: "option" | "choice";
+}
+
+export interface CommandFieldSpec<C = unknown> extends FieldSpec<C> {
+  /** The write endpoints whose body accepts the field (spec: "Body fields per write endpoint"). */
+  readonly acceptedIn: readonly Where[];
+  /**
+   * What a PATCH sends when the program no longer declares the field (the service keeps
+   * any field a PATCH leaves out); `undefined`: never sent in a PATCH (a change of it is
+   * a replacement, or the field is always declared).
+   */
+  readonly reset: unknown;
+  /** The scopes whose commands keep the field (the service drops it elsewhere). */
+  readonly keptIn: readonly Scope[];
+}
+
+// ---- canonical values --------------------------------------------------------------
+
+function text(v: unknown): string {
+  return typeof v === "string" ? v : "";
+}
+
+export function canonicalNumber(v: unknown): number | null {
+  if (typeof v === "number") return v === 0 ? 0 : v; // -0 -> 0
+  if (typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v))) return Number(v);
+  return null;
+}
+
+const flag =
+  (fallback: boolean) =>
+  (v: unknown): boolean =>
+    typeof v === "boolean" ? v : fallback;
+
+/** Localized values: sorted keys, values equal to the default dropped (the service ignores them). */
+function localized(of: "name" | "description") {
+  return (v: unknown, whole: Raw): Record<string, string> => {
+    const out: Record<string, string> = {};
+    if (!isRecord(v)) return out;
+    const defaultValue = text(whole[of]);
+    for (const key of Object.keys(v).sort()) {
+      const value = v[key];
+      if (typeof value === "string" && value !== defaultValue) out[key] = value;
+    }
+    return out;
+  };
+}
+
+/** A set of numbers: sorted, deduplicated. */
+function numberSet(v: unknown): number[] {
+  if (!Array.isArray(v)) return [];
+  const set = new Set<number>();
+  for (const x of v) {
+    const n = canonicalNumber(x);
+    if (n !== null) set.add(n);
+  }
+  return [...set].sort((a, b) => a - b);
+}
+
+/** A set, or null when absent: absent means "the application's defaults", not "none". */
+function numberSetOrNull(v: unknown): number[] | null {
+  return v === undefined || v === null ? null : numberSet(v);
+}
+
+/** Decimal permission bits lose leading zeros ("032" = "32"); null and "0" differ. */
+function permissionBits(v: unknown): string | null {
+  if (typeof v !== "string") return null;
+  return /^\d+$/.test(v) ? BigInt(v).toString() : v;
+}
+
+function typeOr(fallback: number) {
+  return (v: unknown): number => canonicalNumber(v) ?? fallback;
+}
+
+function choiceValue(v: unknown): string | number {
+  return typeof v === "number" ? (v === 0 ? 0 : v) : text(v);
+}
+
+function listOf<T>(f: (x: Raw) => T) {
+  return (v: unknown): T[] => (Array.isArray(v) ? v.filter(isRecord).map(f) : []);
+}
+
+// ---- the tables ----------------------------------------------------------------------
+
+const ALL: readonly Where[] = [
+  "global:create",
+  "global:edit",
+  "global:bulk",
+  "guild:create",
+  "guild:edit",
+  "guild:bulk",
+];
+const NOT_EDIT = ALL.filter((w) => !w.endsWith(":edit"));
+const BULK: readonly Where[] = ["global:bulk", "guild:bulk"];
+/** Global writes and the guild bulk body (whose table marks them, with stated defaults). */
+const GLOBAL_AND_GUILD_BULK: readonly Where[] = [
+  "global:create",
+  "global:edit",
+  "global:bulk",
+  "guild:bulk",
+];
+const BOTH: readonly Scope[] = ["global", "guild"];
+const GLOBAL: readonly Scope[] = ["global"];
+
+export const CHOICE_FIELDS = {
+  name: { canonical: text, compared: "always", presence: "always" },
+  name_localizations: {
+    canonical: localized("name"),
+    compared: "always",
+    presence: "localizations",
+    localizes: "name",
+  },
+  value: { canonical: choiceValue, compared: "always", presence: "always" },
+} as const satisfies Record<ChoiceField, FieldSpec>;
+
+export type CanonicalChoice = CanonicalOf<typeof CHOICE_FIELDS>;
+
+/** An option in canonical form (an interface, because options nest). */
+export interface CanonicalOption extends CanonicalOf<Omit<typeof OPTION_FIELDS, "options">> {
+  options: CanonicalOption[];
+}
+
+function canonicalChoiceList(v: unknown): CanonicalChoice[] {
+  return listOf((c) => canonicalOf(CHOICE_FIELDS, c) as CanonicalChoice)(v);
+}
+
+function canonicalOptionList(v: unknown): CanonicalOption[] {
+  return listOf((o) => canonicalOf(OPTION_FIELDS, o) as unknown as CanonicalOption)(v);
+}
+
+const number = {
+  canonical: canonicalNumber,
+  compared: "always",
+  presence: "unlessNeutral",
+} as const;
+
+export const OPTION_FIELDS = {
+  type: { canonical: typeOr(0), compared: "always", presence: "always" },
+  name: { canonical: text, compared: "always", presence: "always" },
+  name_localizations: {
+    canonical: localized("name"),
+    compared: "always",
+    presence: "localizations",
+    localizes: "name",
+  },
+  description: { canonical: text, compared: "always", presence: "always" },
+  description_localizations: {
+    canonical: localized("description"),
+    compared: "always",
+    presence: "localizations",
+    localizes: "description",
+  },
+  required: { canonical: flag(false), compared: "always", presence: "unlessNeutral" },
+  choices: {
+    canonical: canonicalChoiceList,
+    compared: "always",
+    presence: "unlessNeutral",
+    children: "choice",
+  },
+  options: {
+    canonical: canonicalOptionList,
+    compared: "always",
+    presence: "unlessNeutral",
+    children: "option",
+  },
+  channel_types: { canonical: numberSet, compared: "always", presence: "unlessNeutral" },
+  min_value: number,
+  max_value: number,
+  min_length: number,
+  max_length: number,
+  autocomplete: { canonical: flag(false), compared: "always", presence: "unlessNeutral" },
+} as const satisfies Record<OptionField, FieldSpec>;
+
+export const COMMAND_FIELDS = {
+  /** Only in bulk bodies, to match an existing command; it identifies, it does not describe. */
+  id: {
+    canonical: undefined,
+    compared: "always",
+    presence: "always",
+    acceptedIn: BULK,
+    reset: undefined,
+    keptIn: BOTH,
+  },
+  type: {
+    canonical: typeOr(1),
+    compared: "always",
+    presence: "always",
+    acceptedIn: NOT_EDIT,
+    reset: undefined,
+    keptIn: BOTH,
+  },
+  name: {
+    canonical: text,
+    compared: "always",
+    presence: "always",
+    acceptedIn: ALL,
+    reset: undefined,
+    keptIn: BOTH,
+  },
+  name_localizations: {
+    canonical: localized("name"),
+    compared: "always",
+    presence: "localizations",
+    localizes: "name",
+    acceptedIn: ALL,
+    reset: null,
+    keptIn: BOTH,
+  },
+  /** "" for USER and MESSAGE, as the service returns it. */
+  description: {
+    canonical: text,
+    compared: "always",
+    presence: "always",
+    acceptedIn: ALL,
+    reset: "",
+    keptIn: BOTH,
+  },
+  description_localizations: {
+    canonical: localized("description"),
+    compared: "always",
+    presence: "localizations",
+    localizes: "description",
+    acceptedIn: ALL,
+    reset: null,
+    keptIn: BOTH,
+  },
+  options: {
+    canonical: canonicalOptionList,
+    compared: "always",
+    presence: "unlessNeutral",
+    children: "option",
+    acceptedIn: ALL,
+    reset: [],
+    keptIn: BOTH,
+  },
+  /** Always present on the wire (string or null). */
+  default_member_permissions: {
+    canonical: permissionBits,
+    compared: "always",
+    presence: "always",
+    acceptedIn: ALL,
+    reset: null,
+    keptIn: BOTH,
+  },
+  /** Deprecated; documented default true (visible in DMs). */
+  dm_permission: {
+    canonical: flag(true),
+    compared: "always",
+    presence: "globalOnly",
+    acceptedIn: GLOBAL_AND_GUILD_BULK,
+    reset: true,
+    keptIn: GLOBAL,
+  },
+  /** Deprecated; documented default true. */
+  default_permission: {
+    canonical: flag(true),
+    compared: "always",
+    presence: "unlessNeutral",
+    acceptedIn: ALL,
+    reset: true,
+    keptIn: BOTH,
+  },
+  /** Guild bulk: blank in the spec's table, so not accepted there. */
+  nsfw: {
+    canonical: flag(false),
+    compared: "always",
+    presence: "always",
+    acceptedIn: ALL.filter((w) => w !== "guild:bulk"),
+    reset: false,
+    keptIn: BOTH,
+  },
+  /** Defaults to the application's installation contexts, which only the service knows. */
+  integration_types: {
+    canonical: numberSetOrNull,
+    compared: "whenDeclared",
+    presence: "globalOnly",
+    acceptedIn: GLOBAL_AND_GUILD_BULK,
+    reset: undefined,
+    keptIn: GLOBAL,
+  },
+  contexts: {
+    canonical: numberSetOrNull,
+    compared: "always",
+    presence: "globalOnly",
+    acceptedIn: GLOBAL_AND_GUILD_BULK,
+    reset: null,
+    keptIn: GLOBAL,
+  },
+  /** PRIMARY_ENTRY_POINT only. */
+  handler: {
+    canonical: canonicalNumber,
+    compared: "always",
+    presence: "unlessNeutral",
+    acceptedIn: ALL,
+    reset: null,
+    keptIn: BOTH,
+  },
+} as const satisfies Record<
+  CommandField,
+  CommandFieldSpec | (Omit<CommandFieldSpec, "canonical"> & { canonical: undefined })
+>;
+
+// ---- derived -------------------------------------------------------------------------
+
+type AnySpec = { readonly canonical: ((v: unknown, whole: Raw) => unknown) | undefined };
+
+/** The canonical form a table describes: one key per field that has a canonical value. */
+export type CanonicalOf<T> = {
+  -readonly [
+    K in keyof T as T[K] extends { canonical: (...args: never[]) => unknown } ? K : never
+  ]: T[K] extends { canonical: (...args: never[]) => infer C } ? C : never;
+};
+
+export type CanonicalCommand = CanonicalOf<typeof COMMAND_FIELDS>;
+export type CanonicalCommandField = keyof CanonicalCommand;
+
+/** The canonical form of a raw object at one level (commands, options or choices). */
+export function canonicalOf(table: Readonly<Record<string, AnySpec>>, raw: Raw): Raw {
+  const out: Raw = {};
+  for (const [key, spec] of Object.entries(table)) {
+    if (spec.canonical !== undefined) out[key] = spec.canonical(raw[key], raw);
+  }
+  return out;
+}
+
+/** The value a field holds when it is not given: what the service omits when presenting. */
+export function neutralValue(
+  spec: AnySpec & { canonical: (v: unknown, w: Raw) => unknown },
+): unknown {
+  return spec.canonical(undefined, {});
+}
+
+/** The fields of the canonical command form, in table order. */
+export const CANONICAL_COMMAND_FIELDS = (Object.keys(COMMAND_FIELDS) as CommandField[]).filter(
+  (k): k is CanonicalCommandField => COMMAND_FIELDS[k].canonical !== undefined,
+);
+
+/** Whether the write endpoint `where` accepts `field` in its body. */
+export function acceptedIn(field: CommandField, where: Where): boolean {
+  const accepted: readonly Where[] = COMMAND_FIELDS[field].acceptedIn;
+  return accepted.includes(where);
+}
