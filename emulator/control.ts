@@ -22,15 +22,16 @@
 import { z } from "zod";
 import type { ResolvedConfig } from "./config";
 import { formatIssues, RateLimitConfig } from "./config";
-import { KNOWN_FIELDS } from "./handlers/commands";
 import type { FaultPlanInput } from "./faults";
 import type { FaultInjector } from "./faults";
 import type { Counters, RequestLogEntry } from "./log";
 import type { RequestLog } from "./log";
 import { presentCommand, presentPermissions } from "./present";
 import { RateLimiter } from "./ratelimit";
-import type { StoredCommand, StoredPermission, Store } from "./store";
-import { isRecord } from "./schema";
+import type { StoredCommand } from "./commandRecord";
+import { commandRecord, identityOf, nextVersion, recordFields } from "./commandRecord";
+import type { StoredPermission, Store } from "./store";
+import { CANONICAL_COMMAND_FIELDS, isRecord } from "./schema";
 
 export class ControlError extends Error {
   constructor(
@@ -40,9 +41,6 @@ export class ControlError extends Error {
     super(message);
   }
 }
-
-/** Fields a drift PATCH may set (anything else is ignored): those a body may set. */
-const DRIFT_FIELDS = KNOWN_FIELDS;
 
 const PermissionsBody = z.strictObject({
   permissions: z.array(
@@ -113,23 +111,31 @@ export class EmulatorControl {
     return this.store.allCommands().map((c) => presentCommand(c));
   }
 
-  /** Sets a command's fields out of band, without validation; a change bumps `version`. */
+  /**
+   * Sets a command's fields out of band, without validation (null resets a field to its
+   * neutral value; anything but the command's fields, and its type, is ignored); a change
+   * bumps `version`, as on the service.
+   */
   patchCommand(id: string, fields: Record<string, unknown>): Record<string, unknown> {
     const existing = this.store.command(id);
     if (!existing) throw new ControlError(404, `no command ${id}`);
-    const next: Record<string, unknown> = { ...existing };
-    for (const key of DRIFT_FIELDS) {
-      if (!Object.hasOwn(fields, key)) continue;
+    const next: Record<string, unknown> = { ...recordFields(existing) };
+    for (const key of CANONICAL_COMMAND_FIELDS) {
+      if (key === "type" || !Object.hasOwn(fields, key)) continue;
       const v = fields[key];
-      if (v === null && key !== "default_member_permissions" && key !== "contexts")
-        delete next[key];
-      else next[key] = JSON.parse(JSON.stringify(v)) as unknown;
+      if (v === null) delete next[key];
+      else next[key] = structuredClone(v);
     }
-    const changed = JSON.stringify(next) !== JSON.stringify(existing);
-    const updated = {
-      ...next,
-      version: changed ? this.store.ids.next() : existing.version,
-    } as unknown as StoredCommand;
+    const app = this.store.application(existing.application_id);
+    const record = commandRecord(next, {
+      guildId: existing.guild_id,
+      installationContexts: app?.installationContexts ?? [0],
+    });
+    const updated: StoredCommand = {
+      ...identityOf(existing),
+      ...record,
+      version: nextVersion(existing, record, () => this.store.ids.next()),
+    };
     this.store.transaction(() => {
       if (updated.name !== existing.name) this.store.dropPermissionsOf(id);
       this.store.putCommand(updated);

@@ -1,7 +1,8 @@
 /**
- * Response shapes like the service's: empty and false fields omitted (`options` absent
- * rather than `[]`, `required` and `autocomplete` only when true), `description: ""`
- * for USER and MESSAGE, `nsfw` and `default_member_permissions` always present,
+ * Response shapes like the service's, walked from the one field description
+ * (provider/schema fields.ts, `presence`): empty and false fields omitted (`options`
+ * absent rather than `[]`, `required` and `autocomplete` only when true), `description:
+ * ""` for USER and MESSAGE, `nsfw` and `default_member_permissions` always present,
  * `dm_permission`, `contexts` and `integration_types` on global commands only.
  *
  * Localizations: `full` gives the `*_localizations` dictionaries (when not empty);
@@ -9,8 +10,17 @@
  * (in options and choices too), omitted when the locale has no value.
  */
 import { localizedValue } from "./localize";
-import type { StoredCommand, StoredPermissions } from "./store";
-import { isRecord } from "./schema";
+import type { StoredCommand } from "./commandRecord";
+import type { StoredPermissions } from "./store";
+import type { FieldSpec } from "./schema";
+import {
+  CHOICE_FIELDS,
+  COMMAND_FIELDS,
+  deepEqual,
+  isRecord,
+  neutralValue,
+  OPTION_FIELDS,
+} from "./schema";
 
 export type LocalizationMode =
   { readonly kind: "full" } | { readonly kind: "localized"; readonly locale: string | undefined };
@@ -18,87 +28,75 @@ export type LocalizationMode =
 export const FULL: LocalizationMode = { kind: "full" };
 
 type Json = Record<string, unknown>;
+type Table = Readonly<
+  Record<
+    string,
+    Pick<FieldSpec, "presence" | "localizes" | "children"> & {
+      canonical: FieldSpec["canonical"] | undefined;
+    }
+  >
+>;
 
-function dictOf(v: unknown): Record<string, string> | undefined {
-  if (!isRecord(v)) return undefined;
-  const out: Record<string, string> = {};
-  for (const [k, x] of Object.entries(v)) if (typeof x === "string") out[k] = x;
-  return Object.keys(out).length > 0 ? out : undefined;
+const CHILD_TABLES: Readonly<Record<"option" | "choice", Table>> = {
+  option: OPTION_FIELDS,
+  choice: CHOICE_FIELDS,
+};
+
+interface PresentContext {
+  readonly mode: LocalizationMode;
+  readonly global: boolean;
 }
 
-function putLocalized(
-  out: Json,
-  field: "name" | "description",
-  dict: unknown,
-  mode: LocalizationMode,
-): void {
-  const d = dictOf(dict);
-  if (mode.kind === "full") {
-    if (d) out[`${field}_localizations`] = { ...d };
-    return;
+/** One object of a level (command, option, choice), from its stored (canonical) form. */
+function presentLevel(table: Table, value: Json, ctx: PresentContext): Json {
+  const out: Json = {};
+  for (const [key, spec] of Object.entries(table)) {
+    const canonical = spec.canonical;
+    if (canonical === undefined) continue;
+    const v = value[key];
+    switch (spec.presence) {
+      case "always":
+        out[key] = structuredClone(v);
+        break;
+      case "globalOnly":
+        if (ctx.global) out[key] = structuredClone(v);
+        break;
+      case "unlessNeutral":
+        if (deepEqual(v, neutralValue({ canonical }))) break;
+        out[key] =
+          spec.children !== undefined && Array.isArray(v)
+            ? v.map((item: unknown) =>
+                presentLevel(CHILD_TABLES[spec.children as "option" | "choice"], item as Json, ctx),
+              )
+            : structuredClone(v);
+        break;
+      case "localizations": {
+        const dict =
+          isRecord(v) && Object.keys(v).length > 0 ? (v as Record<string, string>) : undefined;
+        if (ctx.mode.kind === "full") {
+          if (dict) out[key] = { ...dict };
+        } else {
+          const localized = localizedValue(dict, ctx.mode.locale);
+          if (localized !== undefined) out[`${spec.localizes ?? key}_localized`] = localized;
+        }
+        break;
+      }
+    }
   }
-  const value = localizedValue(d, mode.locale);
-  if (value !== undefined) out[`${field}_localized`] = value;
-}
-
-function presentChoice(choice: unknown, mode: LocalizationMode): unknown {
-  if (!isRecord(choice)) return choice;
-  const out: Json = { name: choice["name"] };
-  putLocalized(out, "name", choice["name_localizations"], mode);
-  out["value"] = choice["value"];
-  return out;
-}
-
-const OPTION_SCALARS = ["min_value", "max_value", "min_length", "max_length"] as const;
-
-function presentOption(option: unknown, mode: LocalizationMode): unknown {
-  if (!isRecord(option)) return option;
-  const out: Json = { type: option["type"], name: option["name"] };
-  putLocalized(out, "name", option["name_localizations"], mode);
-  out["description"] = option["description"] ?? "";
-  putLocalized(out, "description", option["description_localizations"], mode);
-  if (option["required"] === true) out["required"] = true;
-  const choices = option["choices"];
-  if (Array.isArray(choices) && choices.length > 0) {
-    out["choices"] = choices.map((c) => presentChoice(c, mode));
-  }
-  const options = option["options"];
-  if (Array.isArray(options) && options.length > 0) {
-    out["options"] = options.map((o) => presentOption(o, mode));
-  }
-  const channelTypes = option["channel_types"];
-  if (Array.isArray(channelTypes) && channelTypes.length > 0) {
-    out["channel_types"] = [...channelTypes];
-  }
-  for (const key of OPTION_SCALARS) {
-    const v = option[key];
-    if (typeof v === "number") out[key] = v;
-  }
-  if (option["autocomplete"] === true) out["autocomplete"] = true;
   return out;
 }
 
 /** The wire form of a stored command. */
 export function presentCommand(c: StoredCommand, mode: LocalizationMode = FULL): Json {
   const out: Json = { id: c.id, application_id: c.application_id, version: c.version };
-  out["default_member_permissions"] = c.default_member_permissions;
-  out["type"] = c.type;
-  out["name"] = c.name;
-  putLocalized(out, "name", c.name_localizations, mode);
-  out["description"] = c.type === 2 || c.type === 3 ? "" : c.description;
-  putLocalized(out, "description", c.description_localizations, mode);
   if (c.guild_id !== undefined) out["guild_id"] = c.guild_id;
-  else {
-    out["dm_permission"] = c.dm_permission ?? true;
-    out["contexts"] = c.contexts ?? null;
-    out["integration_types"] = [...(c.integration_types ?? [0])];
-  }
-  if (c.default_permission === false) out["default_permission"] = false;
-  out["nsfw"] = c.nsfw;
-  if (c.options && c.options.length > 0)
-    out["options"] = c.options.map((o) => presentOption(o, mode));
-  if (c.type === 4 && c.handler !== undefined) out["handler"] = c.handler;
-  return out;
+  return {
+    ...out,
+    ...presentLevel(COMMAND_FIELDS, c as unknown as Json, {
+      mode,
+      global: c.guild_id === undefined,
+    }),
+  };
 }
 
 export function presentPermissions(p: StoredPermissions): Json {

@@ -1,13 +1,32 @@
 /**
  * The emulator's one door to the shared schema (provider/schema): body validation, the
- * error tree, the size rule and the locale list come from there and only from there.
+ * error tree, the size rule, the locale list, the field tables and the one normalizer
+ * come from there and only from there.
  */
 export {
+  CANONICAL_COMMAND_FIELDS,
+  canonicalCommand,
+  CHOICE_FIELDS,
+  COMMAND_FIELDS,
   commandSize,
+  commandsPerScope,
+  deepEqual,
+  diffCommandFields,
   isRecord,
+  Limits,
   LOCALES,
+  neutralValue,
+  OPTION_FIELDS,
   toErrorTree,
   validatePermissions,
   validateWireCommand,
 } from "../provider/schema";
-export type { SchemaIssue, Scope, WireCommandBody, WriteMode } from "../provider/schema";
+export type {
+  CanonicalCommand,
+  CommandField,
+  FieldSpec,
+  SchemaIssue,
+  Scope,
+  WireCommandBody,
+  WriteMode,
+} from "../provider/schema";

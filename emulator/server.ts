@@ -21,14 +21,9 @@ import { ApiError, Errors } from "./errors";
 import { FaultInjector } from "./faults";
 import type { ChosenFault } from "./faults";
 import type { Handler, HandlerResult, RequestContext } from "./handlers/context";
-import {
-  bulkOverwrite,
-  createCommand,
-  deleteCommand,
-  editCommand,
-  getCommand,
-  listCommands,
-} from "./handlers/commands";
+import { bulkOverwrite } from "./handlers/bulkOverwrite";
+import { getCommand, listCommands } from "./handlers/commandReads";
+import { createCommand, deleteCommand, editCommand } from "./handlers/commandWrites";
 import { oauth2Token } from "./handlers/oauth";
 import {
   batchEditPermissions,

@@ -14,26 +14,10 @@ import { Clock } from "./clock";
 import type { ApplicationConfig, GuildConfig, ResolvedConfig, UserConfig } from "./config";
 import { formatIssues, PermissionBits } from "./config";
 import { SnowflakeGenerator } from "./snowflake";
+import type { StoredCommand } from "./commandRecord";
+import { commandRecord } from "./commandRecord";
 
-export interface StoredCommand {
-  readonly id: string;
-  readonly application_id: string;
-  readonly guild_id?: string;
-  readonly version: string;
-  readonly type: number;
-  readonly name: string;
-  readonly name_localizations?: Record<string, string>;
-  readonly description: string;
-  readonly description_localizations?: Record<string, string>;
-  readonly options?: unknown[];
-  readonly default_member_permissions: string | null;
-  readonly dm_permission?: boolean;
-  readonly default_permission?: boolean;
-  readonly nsfw: boolean;
-  readonly integration_types?: number[];
-  readonly contexts?: number[] | null;
-  readonly handler?: number;
-}
+export type { StoredCommand } from "./commandRecord";
 
 export interface StoredPermission {
   readonly id: string;
@@ -69,16 +53,14 @@ const PersistedState = z.strictObject({
   format: z.literal("pulumi-discord-commands-emulator/1"),
   clockOffsetMs: z.number().min(0),
   lastSnowflake: z.string().regex(/^\d{1,20}$/),
+  /** Identity checked here; the described fields are brought to the stored form on load. */
   commands: z.array(
     z.looseObject({
       id: z.string().regex(/^\d{1,20}$/),
       application_id: z.string(),
+      guild_id: z.string().optional(),
       version: z.string(),
-      type: z.number().int(),
       name: z.string(),
-      description: z.string(),
-      nsfw: z.boolean(),
-      default_member_permissions: z.string().nullable(),
     }),
   ),
   permissions: z.array(
@@ -328,15 +310,10 @@ export class Store {
         id,
         application_id: applicationId,
         version: this.ids.next(),
-        type: 4,
-        name: LAUNCH_COMMAND.name,
-        description: LAUNCH_COMMAND.description,
-        default_member_permissions: null,
-        dm_permission: true,
-        nsfw: false,
-        integration_types: [...app.installationContexts],
-        contexts: null,
-        handler: LAUNCH_COMMAND.handler,
+        ...commandRecord(
+          { type: 4, ...LAUNCH_COMMAND },
+          { guildId: undefined, installationContexts: app.installationContexts },
+        ),
       });
     } else if (!enabled) {
       for (const c of entryPoints) this.deleteCommand(c.id);
@@ -453,7 +430,17 @@ export class Store {
     this.clock.offset = s.clockOffsetMs;
     this.ids.observe(s.lastSnowflake);
     for (const c of s.commands) {
-      const command = c as unknown as StoredCommand;
+      const app = this.apps.get(c.application_id);
+      const command: StoredCommand = {
+        id: c.id,
+        application_id: c.application_id,
+        ...(c.guild_id === undefined ? {} : { guild_id: c.guild_id }),
+        version: c.version,
+        ...commandRecord(c, {
+          guildId: c.guild_id,
+          installationContexts: app?.installationContexts ?? [0],
+        }),
+      };
       this.ids.observe(command.id);
       this.ids.observe(command.version);
       this.commands.set(command.id, command);

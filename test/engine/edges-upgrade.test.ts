@@ -38,10 +38,10 @@ afterAll(async () => {
 
 /**
  * Makes the copy's provider methods log `<method> <id>` to `$EDGE_MARKER`: the upgrade.
- * Inserted at the top of `read` and `delete` in dist/provider/resources/commands.js.
+ * Inserted at the top of `read` and `delete` in dist/provider/resources/commandLifecycle.js.
  */
 function upgradeCopy(copy: string): void {
-  const file = path.join(copy, "dist", "provider", "resources", "commands.js");
+  const file = path.join(copy, "dist", "provider", "resources", "commandLifecycle.js");
   let js = fs.readFileSync(file, "utf8");
   for (const method of ["read", "delete"]) {
     const head = new RegExp(`async ${method}\\(id, props\\) \\{`);
