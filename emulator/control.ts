@@ -28,7 +28,7 @@ import type { FaultInjector } from "./faults";
 import type { Counters, RequestLogEntry } from "./log";
 import type { RequestLog } from "./log";
 import { presentCommand, presentPermissions } from "./present";
-import { RateLimiter } from "./ratelimit";
+import { RateLimitEnforcer as RateLimiter } from "./ratelimit";
 import type { StoredCommand, StoredPermission, Store } from "./store";
 import { isRecord } from "./schema";
 

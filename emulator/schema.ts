@@ -1,11 +1,15 @@
 /**
  * The emulator's one door to the shared schema (provider/schema): body validation, the
- * error tree, the size rule and the locale list come from there and only from there.
+ * error tree, the size rule, the locale list, snowflakes, permission bits and the
+ * service's error codes come from there and only from there.
  */
 export {
   commandSize,
   isRecord,
   LOCALES,
+  PermissionFlags,
+  ServiceErrorCode,
+  SNOWFLAKE_PATTERN,
   toErrorTree,
   validatePermissions,
   validateWireCommand,
