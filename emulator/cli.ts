@@ -6,7 +6,8 @@
  * Prints the URL and the default credentials (with `--json`: exactly one JSON line on
  * stdout), then serves until SIGINT or SIGTERM.
  */
-import type { EmulatorOptions } from "./server";
+import util from "node:util";
+import type { EmulatorOptions } from "./options";
 import { startEmulator } from "./server";
 
 const USAGE = `usage: npm run emulator -- [options]
@@ -21,64 +22,96 @@ const USAGE = `usage: npm run emulator -- [options]
   --verbose           log every request on stderr
   --help              this text`;
 
+/** The flags of USAGE; the `--no-` ones are flags of their own, not negations. */
+const FLAGS = {
+  port: { type: "string" },
+  host: { type: "string" },
+  config: { type: "string" },
+  state: { type: "string" },
+  json: { type: "boolean" },
+  "no-rate-limits": { type: "boolean" },
+  control: { type: "boolean" },
+  "no-control": { type: "boolean" },
+  verbose: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const satisfies util.ParseArgsConfig["options"];
+type Flag = keyof typeof FLAGS;
+
+const isFlag = (name: string): name is Flag => Object.hasOwn(FLAGS, name);
+
 interface CliArgs {
   options: EmulatorOptions;
   json: boolean;
   verbose: boolean;
+  /** `--help`: print USAGE and exit. */
+  help: boolean;
 }
 
+/**
+ * Reads the command line. Tokens, not util.parseArgs' strict mode, so that an unknown
+ * flag is reported by name with the usage (strict mode's message talks of positionals),
+ * and so that the last of `--control` / `--no-control` wins.
+ */
 export function parseArgs(argv: readonly string[]): CliArgs {
-  const options: EmulatorOptions = { port: 8787 };
-  let json = false;
-  let verbose = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] ?? "";
-    const value = (): string => {
-      const v = argv[++i];
-      if (v === undefined || v.startsWith("--")) throw new Error(`${arg} needs a value`);
-      return v;
-    };
-    switch (arg) {
-      case "--port": {
-        const p = Number(value());
+  const { tokens } = util.parseArgs({
+    args: [...argv],
+    options: FLAGS,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  const args: CliArgs = { options: { port: 8787 }, json: false, verbose: false, help: false };
+  const { options } = args;
+  for (const token of tokens) {
+    if (token.kind !== "option" || !isFlag(token.name)) {
+      const arg =
+        token.kind === "option" ? token.rawName : token.kind === "positional" ? token.value : "--";
+      throw new Error(`unknown argument ${arg}\n${USAGE}`);
+    }
+    const { name, rawName, value, inlineValue } = token;
+    if (FLAGS[name].type === "boolean") {
+      if (value !== undefined) throw new Error(`${rawName} takes no value`);
+    } else if (value === undefined || (!inlineValue && value.startsWith("--"))) {
+      throw new Error(`${rawName} needs a value`);
+    }
+    const text = value ?? "";
+    switch (name) {
+      case "port": {
+        const p = Number(text);
         if (!Number.isInteger(p) || p < 0 || p > 65535) throw new Error("--port must be 0-65535");
         options.port = p;
         break;
       }
-      case "--host":
-        options.host = value();
+      case "host":
+        options.host = text;
         break;
-      case "--config":
-        options.configFile = value();
+      case "config":
+        options.configFile = text;
         break;
-      case "--state":
-        options.statePath = value();
+      case "state":
+        options.statePath = text;
         break;
-      case "--json":
-        json = true;
+      case "json":
+        args.json = true;
         break;
-      case "--no-rate-limits":
+      case "no-rate-limits":
         options.rateLimits = false;
         break;
-      case "--control":
+      case "control":
         options.control = true;
         break;
-      case "--no-control":
+      case "no-control":
         options.control = false;
         break;
-      case "--verbose":
-        verbose = true;
+      case "verbose":
+        args.verbose = true;
         break;
-      case "--help":
-      case "-h":
-        process.stdout.write(`${USAGE}\n`);
-        process.exit(0);
-        break;
-      default:
-        throw new Error(`unknown argument ${arg}\n${USAGE}`);
+      case "help":
+        // Nothing after --help is read: asking for help is never an error.
+        return { ...args, help: true };
     }
   }
-  return { options, json, verbose };
+  return args;
 }
 
 async function main(): Promise<void> {
@@ -88,6 +121,10 @@ async function main(): Promise<void> {
   } catch (err) {
     process.stderr.write(`emulator: ${(err as Error).message}\n`);
     process.exit(2);
+  }
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
   }
   if (args.verbose) {
     args.options.onRequest = (e) =>

@@ -10,13 +10,7 @@
  * replaces the default section as a whole; sections it leaves out keep the defaults.
  */
 import { z } from "zod";
-
-/** Permission bits used by the emulator's authorization rules. */
-export const PermissionBits = {
-  ADMINISTRATOR: 1n << 3n,
-  MANAGE_GUILD: 1n << 5n,
-  MANAGE_ROLES: 1n << 28n,
-} as const;
+import { Limits, PermissionFlags, SNOWFLAKE_PATTERN } from "./schema";
 
 /** Fixed ids and credentials of the default configuration (documented; stable across runs). */
 export const DEFAULTS = {
@@ -33,7 +27,7 @@ export const DEFAULTS = {
   channelId: "1300000000000000005",
 } as const;
 
-const snowflake = z.string().regex(/^\d{1,20}$/, "a snowflake: a decimal string");
+const snowflake = z.string().regex(SNOWFLAKE_PATTERN, "a snowflake: a decimal string");
 const permissionBits = z.string().regex(/^\d{1,40}$/, "permission bits as a decimal string");
 
 export const ApplicationConfig = z.strictObject({
@@ -145,7 +139,7 @@ export const EmulatorConfig = z.strictObject({
   /** Lifetime of client-credentials tokens, seconds. */
   tokenTtlSeconds: z.number().int().min(1).default(604800),
   /** Commands created per day per scope (per guild; per application for global). */
-  dailyCreateLimit: z.number().int().min(0).default(200),
+  dailyCreateLimit: z.number().int().min(0).default(Limits.DAILY_CREATES),
   /** Largest accepted request body, bytes. */
   maxBodyBytes: z
     .number()
@@ -203,7 +197,7 @@ function defaultSections(): Pick<ResolvedConfig, "applications" | "users" | "gui
           {
             id: DEFAULTS.managerRoleId,
             name: "Manager",
-            permissions: String(PermissionBits.MANAGE_GUILD | PermissionBits.MANAGE_ROLES),
+            permissions: String(PermissionFlags.MANAGE_GUILD | PermissionFlags.MANAGE_ROLES),
           },
         ],
         channels: [{ id: DEFAULTS.channelId, name: "general", type: 0 }],

@@ -27,7 +27,7 @@ import type { FaultInjector } from "./faults";
 import type { Counters, RequestLogEntry } from "./log";
 import type { RequestLog } from "./log";
 import { presentCommand, presentPermissions } from "./present";
-import { RateLimiter } from "./ratelimit";
+import { RateLimitEnforcer } from "./ratelimit";
 import type { StoredCommand } from "./commandRecord";
 import { commandRecord, identityOf, nextVersion, recordFields } from "./commandRecord";
 import type { StoredPermission, Store } from "./store";
@@ -61,7 +61,7 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
 
 /** Holds the rate limiter so it can be switched at run time. */
 export interface RateLimitSwitch {
-  limiter: RateLimiter | undefined;
+  limiter: RateLimitEnforcer | undefined;
 }
 
 export class EmulatorControl {
@@ -196,7 +196,7 @@ export class EmulatorControl {
     if (value === false) this.limits.limiter = undefined;
     else {
       const config = value === true ? this.config.rateLimits || RateLimitConfig.parse({}) : value;
-      this.limits.limiter = new RateLimiter(config, () => this.store.clock.now());
+      this.limits.limiter = new RateLimitEnforcer(config, () => this.store.clock.now());
     }
   }
 

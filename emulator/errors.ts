@@ -1,10 +1,13 @@
 /**
  * Errors in the service's wire shape: `{code, message, errors?}` with an HTTP status.
- * Handlers throw `ApiError`; the server turns it into the response.
+ * Handlers throw `ApiError`; the server turns it into the response. Codes come from the
+ * shared table (`ServiceErrorCode`), so the client and the emulator cannot disagree.
  */
+import { STATUS_CODES } from "node:http";
+import { ServiceErrorCode } from "./schema";
 
 export interface ErrorBody {
-  code: number;
+  code: ServiceErrorCode;
   message: string;
   errors?: Record<string, unknown>;
 }
@@ -12,7 +15,7 @@ export interface ErrorBody {
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: number,
+    readonly code: ServiceErrorCode,
     message: string,
     readonly errors?: Record<string, unknown>,
   ) {
@@ -38,47 +41,70 @@ export function errorAt(
   return node;
 }
 
+/** 400/50035 with the error tree: the answer to every body that breaks a rule. */
+function invalidFormBody(errors: Record<string, unknown>): ApiError {
+  return new ApiError(400, ServiceErrorCode.INVALID_FORM_BODY, "Invalid Form Body", errors);
+}
+
 export const Errors = {
-  unauthorized: () => new ApiError(401, 0, "401: Unauthorized"),
-  notFound: () => new ApiError(404, 0, "404: Not Found"),
-  methodNotAllowed: () => new ApiError(405, 0, "405: Method Not Allowed"),
-  internal: () => new ApiError(500, 0, "500: Internal Server Error"),
-  invalidJson: () => new ApiError(400, 50109, "The request body contains invalid JSON."),
-  invalidFormBody: (errors: Record<string, unknown>) =>
-    new ApiError(400, 50035, "Invalid Form Body", errors),
-  fieldError: (path: readonly (string | number)[], code: string, message: string) =>
-    new ApiError(400, 50035, "Invalid Form Body", errorAt(path, code, message)),
-  contentType: () =>
+  badRequest: () => new ApiError(400, ServiceErrorCode.GENERAL, "400: Bad Request"),
+  unauthorized: () => new ApiError(401, ServiceErrorCode.GENERAL, "401: Unauthorized"),
+  notFound: () => new ApiError(404, ServiceErrorCode.GENERAL, "404: Not Found"),
+  methodNotAllowed: () => new ApiError(405, ServiceErrorCode.GENERAL, "405: Method Not Allowed"),
+  internal: () => new ApiError(500, ServiceErrorCode.GENERAL, "500: Internal Server Error"),
+  /** A 5xx as the service's edge sends it (injected faults). */
+  serverError: (status: number) =>
     new ApiError(
-      400,
-      50035,
-      "Invalid Form Body",
+      status,
+      ServiceErrorCode.GENERAL,
+      `${status}: ${STATUS_CODES[status] ?? "Server Error"}`,
+    ),
+  invalidJson: () =>
+    new ApiError(400, ServiceErrorCode.INVALID_JSON, "The request body contains invalid JSON."),
+  invalidFormBody,
+  fieldError: (path: readonly (string | number)[], code: string, message: string) =>
+    invalidFormBody(errorAt(path, code, message)),
+  contentType: () =>
+    invalidFormBody(
       errorAt(
         [],
         "CONTENT_TYPE_INVALID",
         "Expected \"Content-Type\" header to be one of {'application/json'}.",
       ),
     ),
-  tooLarge: () => new ApiError(413, 40005, "Request entity too large"),
-  unknownApplication: () => new ApiError(404, 10002, "Unknown Application"),
-  unknownGuild: () => new ApiError(404, 10004, "Unknown Guild"),
-  unknownCommand: () => new ApiError(404, 10063, "Unknown application command"),
-  unknownPermissions: () => new ApiError(404, 10066, "Unknown application command permissions"),
-  botsCannotUse: () => new ApiError(403, 20001, "Bots cannot use this endpoint"),
-  missingAccess: () => new ApiError(403, 50001, "Missing Access"),
-  missingPermissions: () => new ApiError(403, 50013, "Missing Permissions"),
+  tooLarge: () => new ApiError(413, ServiceErrorCode.REQUEST_TOO_LARGE, "Request entity too large"),
+  unknownApplication: () =>
+    new ApiError(404, ServiceErrorCode.UNKNOWN_APPLICATION, "Unknown Application"),
+  unknownGuild: () => new ApiError(404, ServiceErrorCode.UNKNOWN_GUILD, "Unknown Guild"),
+  unknownCommand: () =>
+    new ApiError(404, ServiceErrorCode.UNKNOWN_COMMAND, "Unknown application command"),
+  unknownPermissions: () =>
+    new ApiError(
+      404,
+      ServiceErrorCode.UNKNOWN_PERMISSIONS,
+      "Unknown application command permissions",
+    ),
+  botsCannotUse: () =>
+    new ApiError(403, ServiceErrorCode.BOTS_CANNOT_USE, "Bots cannot use this endpoint"),
+  missingAccess: () => new ApiError(403, ServiceErrorCode.MISSING_ACCESS, "Missing Access"),
+  missingPermissions: () =>
+    new ApiError(403, ServiceErrorCode.MISSING_PERMISSIONS, "Missing Permissions"),
   maxCommands: (limit: number) =>
-    new ApiError(400, 30032, `Maximum number of application commands reached (${limit})`),
+    new ApiError(
+      400,
+      ServiceErrorCode.MAX_COMMANDS,
+      `Maximum number of application commands reached (${limit})`,
+    ),
   dailyCreates: (limit: number) =>
     new ApiError(
       400,
-      30034,
+      ServiceErrorCode.DAILY_CREATES,
       `Max number of daily application command creates has been reached (${limit})`,
     ),
   entryPointRemoved: () =>
     new ApiError(
       400,
-      50240,
+      ServiceErrorCode.ENTRY_POINT_REMOVED,
       "You cannot remove this app's Entry Point command in a bulk update operation. Please include the Entry Point command in your update request or delete it separately.",
     ),
 };

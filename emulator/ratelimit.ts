@@ -56,7 +56,8 @@ export function rateLimitResponse(r: RateLimited): {
   };
 }
 
-export class RateLimiter {
+/** Enforces the per-route buckets, the global limit and the invalid-request ban. */
+export class RateLimitEnforcer {
   private readonly buckets = new Map<string, Window>();
   private readonly globals = new Map<string, Window>();
   private readonly invalid = new Map<string, Window>();

@@ -1,7 +1,7 @@
 /**
  * The emulator's one door to the shared schema (provider/schema): body validation, the
- * error tree, the size rule, the locale list, the field tables and the one normalizer
- * come from there and only from there.
+ * error tree, the size rule, the locale list, snowflakes, permission bits, the service's
+ * error codes, the field tables and the one normalizer come from there and only from there.
  */
 export {
   CANONICAL_COMMAND_FIELDS,
@@ -17,6 +17,9 @@ export {
   LOCALES,
   neutralValue,
   OPTION_FIELDS,
+  PermissionFlags,
+  ServiceErrorCode,
+  SNOWFLAKE_PATTERN,
   toErrorTree,
   validatePermissions,
   validateWireCommand,

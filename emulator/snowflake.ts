@@ -3,6 +3,7 @@
  * decimal strings. Ids from one generator strictly increase, even within one
  * millisecond and even if the clock goes backwards (the increment carries over).
  */
+import { SNOWFLAKE_PATTERN } from "./schema";
 
 /** The service's epoch, 2015-01-01T00:00:00.000Z, in milliseconds. */
 export const SERVICE_EPOCH_MS = 1420070400000;
@@ -30,7 +31,7 @@ export class SnowflakeGenerator {
 
   /** Makes later ids exceed `id` (used when loading persisted state). */
   observe(id: string): void {
-    if (!/^\d{1,20}$/.test(id)) return;
+    if (!SNOWFLAKE_PATTERN.test(id)) return;
     const value = BigInt(id);
     if (value > this.last) this.last = value;
   }
@@ -46,9 +47,4 @@ export function compareSnowflakes(a: string, b: string): number {
   const x = BigInt(a);
   const y = BigInt(b);
   return x < y ? -1 : x > y ? 1 : 0;
-}
-
-/** True for a decimal string that fits a snowflake (unsigned 64-bit). */
-export function isSnowflake(value: string): boolean {
-  return /^\d{1,20}$/.test(value) && BigInt(value) < 1n << 64n;
 }

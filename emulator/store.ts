@@ -12,7 +12,8 @@ import path from "node:path";
 import { z } from "zod";
 import { Clock } from "./clock";
 import type { ApplicationConfig, GuildConfig, ResolvedConfig, UserConfig } from "./config";
-import { formatIssues, PermissionBits } from "./config";
+import { formatIssues } from "./config";
+import { PermissionFlags } from "./schema";
 import { SnowflakeGenerator } from "./snowflake";
 import type { StoredCommand } from "./commandRecord";
 import { commandRecord } from "./commandRecord";
@@ -185,7 +186,7 @@ export class Store {
     for (const role of guild.roles) {
       if (role.id === guild.id || member.roles.includes(role.id)) bits |= BigInt(role.permissions);
     }
-    if (bits & PermissionBits.ADMINISTRATOR) bits = ~0n & ((1n << 64n) - 1n);
+    if (bits & PermissionFlags.ADMINISTRATOR) bits = ~0n & ((1n << 64n) - 1n);
     return bits;
   }
 

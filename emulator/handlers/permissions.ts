@@ -14,14 +14,18 @@
  */
 import type { Principal } from "../auth";
 import { requireApplicationAccess, Scopes } from "../auth";
-import { PermissionBits } from "../config";
 import { ApiError, Errors } from "../errors";
 import { presentPermissions } from "../present";
-import { toErrorTree, validatePermissions } from "../schema";
+import {
+  isRecord,
+  PermissionFlags,
+  ServiceErrorCode,
+  toErrorTree,
+  validatePermissions,
+} from "../schema";
 import type { StoredPermission } from "../store";
 import type { HandlerResult, RequestContext } from "./context";
 import { applicationOf, guildOf, param, principalOf } from "./context";
-import { isRecord } from "../schema";
 
 function requireUserWithScope(principal: Principal, applicationId: string): void {
   if (principal.kind !== "user") return;
@@ -79,7 +83,7 @@ export function editCommandPermissions(ctx: RequestContext): HandlerResult {
   const guildId = guildOf(ctx, app.id);
   const bits = ctx.store.memberPermissions(guildId, principal.userId);
   if (bits === undefined) throw Errors.missingAccess();
-  const needed = PermissionBits.MANAGE_GUILD | PermissionBits.MANAGE_ROLES;
+  const needed = PermissionFlags.MANAGE_GUILD | PermissionFlags.MANAGE_ROLES;
   if ((bits & needed) !== needed) throw Errors.missingPermissions();
   const target = targetOf(ctx, app.id, guildId);
   const result = validatePermissions(ctx.body);
@@ -102,7 +106,7 @@ export function batchEditPermissions(ctx: RequestContext): HandlerResult {
   if (principal.kind === "bot") throw Errors.botsCannotUse();
   throw new ApiError(
     403,
-    50001,
+    ServiceErrorCode.MISSING_ACCESS,
     "Missing Access: batch editing of command permissions is disabled; edit each command's permissions instead",
   );
 }

@@ -1,0 +1,131 @@
+/**
+ * One request from arrival to answer: URL, body, then the control API (`/__emulator/`,
+ * when enabled) or the service API pipeline; then the access log, the invalid-request
+ * count and the response. Nothing a client sends can crash the process: every failure
+ * becomes a response in the service's error shape.
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import type { RouteName } from "../provider/routes";
+import type { EmulatorControl, RateLimitSwitch } from "./control";
+import { ControlError } from "./control";
+import { ApiError, Errors } from "./errors";
+import type { RequestLog, RequestLogEntry } from "./log";
+import type { ApiPipeline } from "./pipeline";
+import type { BodyRead } from "./requestBody";
+import { parseControlBody, readBody } from "./requestBody";
+import { errorOutcome, send } from "./response";
+import type { Outcome } from "./response";
+import { ServiceErrorCode } from "./schema";
+
+const CONTROL_PREFIX = "/__emulator";
+
+/** Statuses the service counts toward the invalid-request ban. */
+const INVALID_STATUSES: ReadonlySet<number> = new Set([401, 403, 429]);
+
+export interface DispatchParts {
+  readonly api: ApiPipeline;
+  /** Undefined when the control API is not served (its paths are then plain 404s). */
+  readonly control: EmulatorControl | undefined;
+  readonly log: RequestLog;
+  readonly limits: RateLimitSwitch;
+  readonly maxBodyBytes: number;
+  /** The emulator's clock (the log's times follow it when a test moves it). */
+  readonly now: () => number;
+  readonly onRequest: ((entry: RequestLogEntry) => void) | undefined;
+  readonly onInternalError: ((err: unknown) => void) | undefined;
+}
+
+export class RequestDispatcher {
+  constructor(private readonly parts: DispatchParts) {}
+
+  /** For `http.createServer`: a failure that escapes `handle` is a 500 or a closed socket. */
+  readonly listener: RequestListener = (req, res) => {
+    void this.handle(req, res).catch(() => {
+      try {
+        if (!res.headersSent) send(res, 500, Errors.internal().toBody(), {});
+        else res.destroy();
+      } catch {
+        res.destroy();
+      }
+    });
+  };
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const time = new Date(this.parts.now()).toISOString();
+    const method = (req.method ?? "GET").toUpperCase();
+    let url: URL;
+    try {
+      url = new URL(req.url ?? "/", "http://emulator.invalid");
+    } catch {
+      req.resume();
+      send(res, 400, Errors.badRequest().toBody(), {});
+      return;
+    }
+    const body = await readBody(req, this.parts.maxBodyBytes);
+    if (body.aborted) return;
+
+    const { control } = this.parts;
+    if (
+      control &&
+      (url.pathname === CONTROL_PREFIX || url.pathname.startsWith(`${CONTROL_PREFIX}/`))
+    ) {
+      serveControl(control, res, method, url.pathname.slice(CONTROL_PREFIX.length), body);
+      return;
+    }
+
+    const address = req.socket.remoteAddress ?? "unknown";
+    let route: RouteName | null = null;
+    let outcome: Outcome;
+    try {
+      const served = await this.parts.api.serve({
+        method,
+        pathname: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        address,
+        body,
+      });
+      outcome = served.outcome;
+      route = served.route;
+    } catch (err) {
+      if (!(err instanceof ApiError)) this.parts.onInternalError?.(err);
+      outcome = errorOutcome(err);
+    }
+    const entry: RequestLogEntry = {
+      method,
+      route,
+      path: url.pathname.slice(0, 512),
+      status: outcome.status,
+      time,
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+      ...(outcome.fault === undefined ? {} : { fault: outcome.fault }),
+    };
+    this.parts.log.record(entry);
+    this.parts.onRequest?.(entry);
+    if (INVALID_STATUSES.has(outcome.status)) this.parts.limits.limiter?.recordInvalid(address);
+    if (outcome.drop) {
+      req.socket.destroy();
+      return;
+    }
+    send(res, outcome.status, outcome.body, outcome.headers);
+  }
+}
+
+/** A control API request: not logged, not rate limited, errors as `{code: 0, message}`. */
+function serveControl(
+  control: EmulatorControl,
+  res: ServerResponse,
+  method: string,
+  sub: string,
+  read: BodyRead,
+): void {
+  try {
+    const r = control.handleHttp(method, sub, parseControlBody(read));
+    send(res, r.status, r.body, {});
+  } catch (err) {
+    const status = err instanceof ControlError ? err.status : 500;
+    const message = err instanceof Error ? err.message : String(err);
+    send(res, status, { code: ServiceErrorCode.GENERAL, message }, {});
+  }
+}

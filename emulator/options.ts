@@ -1,0 +1,73 @@
+/**
+ * `startEmulator`'s options, and what they resolve to together with the configuration:
+ * the configuration itself, the rate limits in force and whether the control API is served.
+ */
+import fs from "node:fs";
+import type { EmulatorConfigInput, RateLimitConfig, ResolvedConfig } from "./config";
+import { RateLimitConfig as RateLimitSchema, resolveConfig } from "./config";
+import type { RequestLogEntry } from "./log";
+
+export interface EmulatorOptions {
+  /** Port to listen on; 0 (the default) picks a free one. */
+  port?: number;
+  /** Host to listen on; default 127.0.0.1. */
+  host?: string;
+  /** Configuration object (same shape as the config file). */
+  config?: EmulatorConfigInput;
+  /** A JSON config file (ignored when `config` is given). */
+  configFile?: string;
+  /** Persist state to this JSON file (atomic writes); loaded at start if it exists. */
+  statePath?: string;
+  /** Overrides the configuration's rate limits: false = off. */
+  rateLimits?: boolean | RateLimitConfig;
+  /** Overrides whether the control API is served (default: loopback hosts only). */
+  control?: boolean;
+  /** Called with one line per request (access log); default: none. */
+  onRequest?: (entry: RequestLogEntry) => void;
+  /** Called with unexpected errors (answered 500); default: none. */
+  onInternalError?: (err: unknown) => void;
+}
+
+/** The `config` option, else the `configFile`, else the defaults. */
+export function loadConfig(options: EmulatorOptions): ResolvedConfig {
+  if (options.config !== undefined) return resolveConfig(options.config, "config");
+  if (options.configFile !== undefined) {
+    let json: unknown;
+    try {
+      json = JSON.parse(fs.readFileSync(options.configFile, "utf8"));
+    } catch (err) {
+      throw new Error(
+        `cannot read emulator config ${options.configFile}: ${(err as Error).message}`,
+        { cause: err },
+      );
+    }
+    return resolveConfig(json, `config file ${options.configFile}`);
+  }
+  return resolveConfig({});
+}
+
+/** The rate limits at start: the option overrides the configuration; false = off. */
+export function startRateLimits(
+  options: EmulatorOptions,
+  config: ResolvedConfig,
+): RateLimitConfig | false {
+  const option = options.rateLimits;
+  if (option === undefined) return config.rateLimits;
+  if (option === false) return false;
+  // "On" with a configuration that turned them off means the default limits.
+  if (option === true) return config.rateLimits || RateLimitSchema.parse({});
+  return option;
+}
+
+/** The control API has no authentication: by default it is served on loopback hosts only. */
+export function controlEnabled(
+  options: EmulatorOptions,
+  config: ResolvedConfig,
+  host: string,
+): boolean {
+  return options.control ?? config.control ?? isLoopback(host);
+}
+
+function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || host.startsWith("127.");
+}
