@@ -10,7 +10,7 @@ import util from "node:util";
 import type { EmulatorOptions } from "./options";
 import { startEmulator } from "./server";
 
-const USAGE = `usage: npm run emulator -- [options]
+const USAGE = `usage: discord-commands emulator [options]   (in this repository: npm run emulator -- [options])
   --port <p>          port (default 8787; 0 = a free port)
   --host <h>          host (default 127.0.0.1)
   --config <file>     JSON config (applications, users, guilds, rate limits...)
@@ -114,10 +114,11 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   return args;
 }
 
-async function main(): Promise<void> {
+/** `discord-commands emulator [options]`: serves until SIGINT or SIGTERM. */
+export async function runEmulatorCli(argv: readonly string[]): Promise<void> {
   let args: CliArgs;
   try {
-    args = parseArgs(process.argv.slice(2));
+    args = parseArgs(argv);
   } catch (err) {
     process.stderr.write(`emulator: ${(err as Error).message}\n`);
     process.exit(2);
@@ -182,4 +183,4 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => stop("SIGTERM"));
 }
 
-if (require.main === module) void main();
+if (require.main === module) void runEmulatorCli(process.argv.slice(2));

@@ -58,12 +58,12 @@ test("an invalid configuration names the problem", async () => {
   await expect(startEmulator({ configFile: file })).rejects.toThrow(/cannot read emulator config/);
 });
 
-test("the CLI prints one JSON line, serves, and stops on SIGTERM", async () => {
+test("`discord-commands emulator` prints one JSON line, serves, and stops on SIGTERM", async () => {
   const root = path.resolve(__dirname, "../..");
   const bin = path.join(root, "node_modules", ".bin");
   const child = spawn(
     path.join(bin, "ts-node"),
-    ["--transpile-only", "emulator/cli.ts", "--port", "0", "--json", "--no-rate-limits"],
+    ["--transpile-only", "cli/main.ts", "emulator", "--port", "0", "--json", "--no-rate-limits"],
     {
       cwd: root,
       env: { ...process.env, PATH: `${bin}${path.delimiter}${process.env["PATH"] ?? ""}` },
