@@ -7,7 +7,8 @@
  * an overwrite is added to a managed permissions list (an empty one included) or a
  * managed command is deleted. A command the stack does not manage is not its drift.
  * `pulumi refresh --preview-only` compares with the state, not the program: once a
- * refresh has recorded drift, it passes where the recipe still fails.
+ * refresh has recorded drift, it passes where the recipe still fails. Without
+ * `--run-program` a refresh reads with the config of the last deployment.
  *
  * One emulator and one program (stack `dev`): each test continues from the last, and
  * restores the declared commands with `up --refresh` before the next.
@@ -62,7 +63,19 @@ new discord.GuildCommandPermissions("warn-permissions", { guildId, commandId: wa
 new discord.GuildCommand("kick", { guildId, name: "kick", description: "Kick a member" });
 `;
 
-const RECIPE = ["preview", "--refresh", "--expect-no-changes", "--diff", "--non-interactive"];
+/**
+ * The recipe. `--run-program` makes the refresh read with the stack's current config
+ * (a moved `discord:apiUrl`, a rotated token) rather than the config recorded at the
+ * last deployment (see the last test).
+ */
+const RECIPE = [
+  "preview",
+  "--refresh",
+  "--run-program",
+  "--expect-no-changes",
+  "--diff",
+  "--non-interactive",
+];
 
 /**
  * The blocks of a `--diff` preview's plan (the part after the refresh), by `op name`:
@@ -224,5 +237,33 @@ describe("engine: the drift check for CI (preview --refresh --expect-no-changes 
     expect((await prog.run(refreshPreview)).code).toBe(0);
     await expectDrift(["update settings"]);
     await restore();
+  });
+
+  test("without --run-program the refresh reads with the last deployment's config; with it, the current one", async () => {
+    const other = await startEmulator({ port: 0, rateLimits: false });
+    try {
+      await prog.ok(["config", "set", "discord:apiUrl", other.url]);
+      emu.control.resetLog();
+      const stale = await prog.run([
+        "preview",
+        "--refresh",
+        "--expect-no-changes",
+        "--non-interactive",
+      ]);
+      // The provider recorded in the state (the old URL) did the reads.
+      expect(stale.code).toBe(0);
+      expect(requests(emu).length).toBeGreaterThan(0);
+      expect(other.requestLog()).toEqual([]);
+
+      emu.control.resetLog();
+      const current = await recipe();
+      // The new URL's service holds none of the commands: drift, read from there.
+      expect(current.code).toBe(EXIT_CHANGES);
+      expect(requests(emu)).toEqual([]);
+      expect(other.requestLog().length).toBeGreaterThan(0);
+    } finally {
+      await prog.ok(["config", "set", "discord:apiUrl", emu.url]);
+      await other.close();
+    }
   });
 });
