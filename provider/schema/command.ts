@@ -115,8 +115,7 @@ export function checkCommand(out: IssueCollector, body: unknown, ctx: WireContex
     type = ctx.existingType ?? CommandType.CHAT_INPUT;
     // Tolerated on edit (and ignored): still a command type, or the service says so.
     if (given("type")) checkOneOf(out, body["type"], ["type"], COMMAND_TYPES, "a command type");
-  }
-  else if (given("type")) {
+  } else if (given("type")) {
     type = checkOneOf(out, body["type"], ["type"], COMMAND_TYPES, "a command type")
       ? body["type"]
       : undefined;

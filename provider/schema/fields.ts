@@ -436,7 +436,10 @@ export function toleratedIn(field: CommandField, where: Where): Tolerance | unde
  * `ignored`, or accepted but not kept by commands of that scope (guild commands keep no
  * `contexts`). What the emulator names in its `X-Emulator-Warning` header.
  */
-export function ignoredFields(body: Readonly<Record<string, unknown>>, where: Where): CommandField[] {
+export function ignoredFields(
+  body: Readonly<Record<string, unknown>>,
+  where: Where,
+): CommandField[] {
   const scope = where.split(":")[0] as Scope;
   return (Object.keys(COMMAND_FIELDS) as CommandField[]).filter((field) => {
     if (body[field] === undefined) return false;

@@ -11,7 +11,8 @@ import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import type { RouteName } from "../../provider/routes";
-import { Api, arr, rec, slash, start, str } from "./helpers";
+import type { Api } from "./helpers";
+import { arr, rec, slash, start, str } from "./helpers";
 import type { RunningEmulator } from "../../emulator";
 import { startEmulator } from "../../emulator";
 

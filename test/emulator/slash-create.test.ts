@@ -191,7 +191,5 @@ test("syncCommandsIn alone syncs one guild, and again writes nothing", async () 
   await creator.syncCommandsIn(emu.guildId);
   await creator.syncCommandsIn(emu.guildId);
   expect(warnings).toEqual([]);
-  expect(writes().map((e) => `${e.method} ${e.route}`)).toEqual([
-    "PUT bulkOverwriteGuildCommands",
-  ]);
+  expect(writes().map((e) => `${e.method} ${e.route}`)).toEqual(["PUT bulkOverwriteGuildCommands"]);
 });
