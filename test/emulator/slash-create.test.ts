@@ -119,7 +119,9 @@ function creatorWith(set: SlashCommandOptions[]): { creator: SlashCreator; warni
   const creator = new SlashCreator({
     applicationID: emu.applicationId,
     token: `Bot ${emu.botToken}`,
-    rest: { baseURL: emu.apiUrl },
+    // slash-create arms a request-timeout timer per request and never clears it: a
+    // short timeout lets the test process exit soon after the last request.
+    rest: { baseURL: emu.apiUrl, requestTimeout: 5000 },
   });
   const warnings: string[] = [];
   creator.on("warn", (w) => warnings.push(String(w)));
