@@ -51,7 +51,7 @@ export type {
 } from "./fields";
 export { validateWireCommand, wireCommandSchemaFor } from "./command";
 export type { WireContext } from "./command";
-export { commandSize } from "./size";
+export { commandSize, oversize } from "./size";
 export {
   allChannels,
   everyone,
