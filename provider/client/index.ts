@@ -26,6 +26,7 @@ export {
   HttpError,
   NetworkError,
   RateLimitError,
+  reportedLimit,
   ServiceApiError,
   TimeoutError,
 } from "./errors";

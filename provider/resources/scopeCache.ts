@@ -29,7 +29,6 @@ function caches(): Caches {
   return g[KEY];
 }
 
-
 function scopeKey(applicationId: string, guildId: string | undefined): string {
   return `${applicationId}/${guildId ?? "global"}`;
 }

@@ -150,8 +150,12 @@ describe("the daily create budget (30034)", () => {
     emu.control.resetLog();
     const err = await rejection(guildProvider.create(guildInputs(emu, slashArgs("one-more"))));
     const message = String(err);
-    expect(message).toMatch(/200 creates per day/);
-    expect(message).toMatch(/try again (within 24 hours|after \d{4}-\d\d-\d\dT)/);
+    expect(message).toMatch(
+      /\(code 30034\): Max number of daily application command creates has been reached \(200\)\n/,
+    );
+    expect(message).toMatch(
+      /fix: the daily budget of command creates is spent \(the service allows 200 a day\): run `pulumi up` again (within 24 hours|after \d{4}-\d\d-\d\dT)/,
+    );
     expect(emu.requestLog().map((e) => `${e.method} ${e.status}`)).toEqual(["POST 400"]);
     // A day later the budget is back.
     emu.control.advanceClock(24 * 3600 * 1000 + 1);
