@@ -13,8 +13,9 @@
  * An `id` property would be read as a partially created resource (`grpcResponseFromError`).
  * The error thrown here carries neither, only the message. For check, diff, read and
  * delete the host also prints `${e}: ${e.stack}` to its stderr, which the engine shows
- * as the resource's diagnostics: our errors' stack is therefore their message alone, so
- * that line holds no JavaScript frames.
+ * as a second copy under the stack (with the JavaScript frames, before this wrapper):
+ * the host's stderr line of exactly our failure is dropped (`quietHostEcho`), so the
+ * engine shows the message once, under the resource.
  */
 import {
   ClientError,
@@ -48,12 +49,39 @@ const OPERATION: Readonly<Record<ProviderMethod, string>> = {
 export class ProviderFailure extends Error {
   constructor(message: string) {
     super(message);
-    // The host prints `${e}: ${e.stack}`: keep JavaScript frames out of the CLI's output.
-    this.stack = message;
+    // No JavaScript frames: the message is all the user needs.
+    this.stack = `${this.name}: ${message}`;
   }
 
   override get name(): string {
-    return "error";
+    return "ProviderFailure";
+  }
+}
+
+/** The host's stderr lines (`${e}: ${e.stack}`) of failures thrown and not yet printed. */
+const pendingEchoes = new Set<string>();
+const MAX_PENDING_ECHOES = 64;
+let consolePatched = false;
+
+/**
+ * Drops the dynamic-provider host's `console.error(`${e}: ${e.stack}`)` of exactly this
+ * failure (check, diff, read and delete print it; create and update do not, so entries
+ * are bounded). Anything else printed to stderr is left alone.
+ */
+function quietHostEcho(failure: ProviderFailure): void {
+  if (!consolePatched) {
+    consolePatched = true;
+    const original = console.error.bind(console);
+    console.error = (...args: unknown[]): void => {
+      const [first] = args;
+      if (args.length === 1 && typeof first === "string" && pendingEchoes.delete(first)) return;
+      original(...args);
+    };
+  }
+  pendingEchoes.add(`${String(failure)}: ${failure.stack ?? ""}`);
+  if (pendingEchoes.size > MAX_PENDING_ECHOES) {
+    const oldest = pendingEchoes.values().next();
+    if (oldest.done !== true) pendingEchoes.delete(oldest.value);
   }
 }
 
@@ -61,7 +89,7 @@ export class ProviderFailure extends Error {
 export type DescribeResource = (props: Bag, id: string | undefined) => string;
 
 /** `err` as the engine should show it, for `method` of the resource `what`. */
-export function engineFailure(method: ProviderMethod, what: string, err: unknown): Error {
+export function engineFailure(method: ProviderMethod, what: string, err: unknown): ProviderFailure {
   if (err instanceof ProviderFailure) return err;
   const head = `${OPERATION[method]} ${what} failed`;
   const { detail, fix } = explain(method, err);
@@ -131,10 +159,14 @@ function serviceFix(method: ProviderMethod, err: ServiceApiError): string | unde
     const set =
       "set a valid one with `pulumi config set --secret discord:botToken <token>` (or discord:clientId and discord:clientSecret)";
     if (method === "read" || method === "delete") {
+      // Verified with CLI 3.259: refresh (also in `preview --refresh`) and destroy hand the
+      // provider the configuration recorded in the state at the last update, not the
+      // stack config; only with --run-program do they take the current one.
+      const command = method === "read" ? "pulumi refresh" : "pulumi destroy";
       return (
-        `the application's credentials were rejected: ${set}; ` +
-        "refresh and destroy use the credentials recorded in the state at the last `pulumi up`, " +
-        "so after changing them run `pulumi up` (or `pulumi refresh --run-program`) first"
+        `the application's credentials were rejected: if the token was rotated, ${set}, ` +
+        `then run \`${command} --run-program\`${method === "read" ? " (or `pulumi preview --refresh --run-program`)" : ""}: ` +
+        `without --run-program, ${method === "read" ? "refresh" : "destroy"} uses the credentials recorded in the state at the last \`pulumi up\``
       );
     }
     return `the application's credentials were rejected: ${set}`;
@@ -203,7 +235,9 @@ export function forEngine<P extends ResourceProviderMethods>(
         } catch {
           name = "the resource";
         }
-        throw engineFailure(method, name, err);
+        const failure = engineFailure(method, name, err);
+        quietHostEcho(failure);
+        throw failure;
       }
     };
   const wrapped: ResourceProviderMethods = {
@@ -212,7 +246,11 @@ export function forEngine<P extends ResourceProviderMethods>(
         await provider.configure(req);
       } catch (err) {
         const reason = err instanceof Error ? err.message : String(err);
-        throw new ProviderFailure(`reading the provider's configuration failed: ${reason}`);
+        const failure = new ProviderFailure(
+          `reading the provider's configuration failed: ${reason}`,
+        );
+        quietHostEcho(failure);
+        throw failure;
       }
     },
     check: wrap(
