@@ -40,6 +40,10 @@ export interface RestResponse {
   readonly status: number;
   /** The parsed JSON body; undefined for an empty body (204). */
   readonly data: unknown;
+  /** How many times the request was sent (more than 1 after a retry). */
+  readonly attempts: number;
+  /** When the first attempt was sent (the client's clock, ms since the epoch). */
+  readonly firstSentAt: number;
 }
 
 interface Payload {
@@ -134,11 +138,13 @@ export class RestClient {
     let rateLimited = 0;
     let refreshed = false;
     let waitedMs = 0;
+    let firstSentAt: number | undefined;
     for (;;) {
       waitedMs += await this.#waitForRateLimits(info, queue, attempt + 1, waitedMs);
       const auth = await this.#authorization(mode);
       attempt++;
       const startedAt = now();
+      firstSentAt ??= startedAt;
       let res: RawResponse;
       try {
         this.#stats.sent();
@@ -181,7 +187,9 @@ export class RestClient {
         resetAfterMs: secondsToMs(numberHeader(res, "x-ratelimit-reset-after")),
       });
 
-      if (status >= 200 && status < 300) return { status, data: this.#parseSuccess(info, res) };
+      if (status >= 200 && status < 300) {
+        return { status, data: this.#parseSuccess(info, res), attempts: attempt, firstSentAt };
+      }
 
       if (status === 429) {
         const body = parseJson(res.text);

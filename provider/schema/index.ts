@@ -47,8 +47,10 @@ export {
   allChannels,
   everyone,
   isSnowflake,
+  SERVICE_EPOCH_MS,
   SNOWFLAKE_PATTERN,
   snowflakeSchema,
+  snowflakeTime,
 } from "./snowflake";
 export { ServiceErrorCode } from "./serviceErrors";
 export {
