@@ -36,7 +36,6 @@ export class SnowflakeGenerator {
   }
 }
 
-
 /** Compares two snowflakes numerically (negative when a < b). */
 export function compareSnowflakes(a: string, b: string): number {
   const x = BigInt(a);
