@@ -152,6 +152,7 @@ export async function runEmulatorCli(argv: readonly string[]): Promise<void> {
     clientSecret: emu.clientSecret,
     guildId: emu.guildId,
     bearerToken: emu.userBearerToken,
+    publicKey: emu.publicKey,
   };
   if (args.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
   else {
@@ -164,6 +165,7 @@ export async function runEmulatorCli(argv: readonly string[]): Promise<void> {
         `  client secret   ${summary.clientSecret}`,
         `  guild id        ${summary.guildId}`,
         `  user bearer     ${summary.bearerToken}  (applications.commands.permissions.update)`,
+        `  public key      ${summary.publicKey}  (Ed25519, verifies interactions)`,
         `  rate limits     ${emu.config.rateLimits === false || args.options.rateLimits === false ? "off" : "on"}`,
         `  control API     ${emu.controlEnabled ? `${emu.url}/__emulator/` : "off"}`,
         "Press Ctrl+C to stop.",

@@ -53,7 +53,8 @@ export type Place =
     }
   | {
       readonly kind: "private";
-      readonly context: typeof InteractionContextType.BOT_DM | typeof InteractionContextType.PRIVATE_CHANNEL;
+      readonly context:
+        typeof InteractionContextType.BOT_DM | typeof InteractionContextType.PRIVATE_CHANNEL;
       readonly channelId: string;
     };
 
@@ -270,7 +271,8 @@ export function evaluateAccess(
   }
 
   const required = command.default_member_permissions;
-  if (required === null) return finish("no overwrite applies and default_member_permissions is null (everyone)");
+  if (required === null)
+    return finish("no overwrite applies and default_member_permissions is null (everyone)");
   const needed = BigInt(required);
   if (needed === 0n) {
     return hidden(

@@ -159,8 +159,10 @@ function checkNumber(o: CanonicalOption, v: number): void {
   const lo = integer ? Limits.INTEGER_MIN : Limits.NUMBER_MIN;
   const hi = integer ? Limits.INTEGER_MAX : Limits.NUMBER_MAX;
   if (v < lo || v > hi) fail(o.name, `${v} is outside ${lo}..${hi}`);
-  if (o.min_value !== null && v < o.min_value) fail(o.name, `${v} is below min_value ${o.min_value}`);
-  if (o.max_value !== null && v > o.max_value) fail(o.name, `${v} is above max_value ${o.max_value}`);
+  if (o.min_value !== null && v < o.min_value)
+    fail(o.name, `${v} is below min_value ${o.min_value}`);
+  if (o.max_value !== null && v > o.max_value)
+    fail(o.name, `${v} is above max_value ${o.max_value}`);
 }
 
 function checkChoices(o: CanonicalOption, v: string | number): void {
@@ -197,8 +199,10 @@ function optionValue(
     case OptionType.STRING: {
       if (typeof raw !== "string") fail(o.name, "a STRING option takes a string");
       const n = charLength(raw);
-      if (o.min_length !== null && n < o.min_length) fail(o.name, `shorter than min_length ${o.min_length}`);
-      if (o.max_length !== null && n > o.max_length) fail(o.name, `longer than max_length ${o.max_length}`);
+      if (o.min_length !== null && n < o.min_length)
+        fail(o.name, `shorter than min_length ${o.min_length}`);
+      if (o.max_length !== null && n > o.max_length)
+        fail(o.name, `longer than max_length ${o.max_length}`);
       checkChoices(o, raw);
       return raw;
     }
@@ -216,7 +220,8 @@ function optionValue(
       if (typeof raw !== "string" || !resolveUser(raw)) fail(o.name, `no user ${String(raw)}`);
       return raw;
     case OptionType.ROLE:
-      if (typeof raw !== "string" || !resolveRole(raw)) fail(o.name, `no role ${String(raw)} in the guild`);
+      if (typeof raw !== "string" || !resolveRole(raw))
+        fail(o.name, `no role ${String(raw)} in the guild`);
       return raw;
     case OptionType.MENTIONABLE:
       if (typeof raw !== "string" || !(resolveUser(raw) || resolveRole(raw))) {
@@ -224,10 +229,14 @@ function optionValue(
       }
       return raw;
     case OptionType.CHANNEL: {
-      const channel = typeof raw === "string" ? guild?.channels.find((c) => c.id === raw) : undefined;
+      const channel =
+        typeof raw === "string" ? guild?.channels.find((c) => c.id === raw) : undefined;
       if (!guild || !channel) fail(o.name, `no channel ${String(raw)} in the guild`);
       if (o.channel_types.length > 0 && !o.channel_types.includes(channel.type)) {
-        fail(o.name, `channel type ${channel.type} is not one of channel_types ${o.channel_types.join(", ")}`);
+        fail(
+          o.name,
+          `channel type ${channel.type} is not one of channel_types ${o.channel_types.join(", ")}`,
+        );
       }
       resolved.channels[channel.id] = {
         id: channel.id,
@@ -240,8 +249,13 @@ function optionValue(
     }
     case OptionType.ATTACHMENT: {
       const file =
-        typeof raw === "string" ? { filename: raw, size: 0 } : typeof raw === "object" ? raw : undefined;
-      if (!file || file.filename === "") fail(o.name, "an ATTACHMENT option takes a file name or {filename}");
+        typeof raw === "string"
+          ? { filename: raw, size: 0 }
+          : typeof raw === "object"
+            ? raw
+            : undefined;
+      if (!file || file.filename === "")
+        fail(o.name, "an ATTACHMENT option takes a file name or {filename}");
       const id = store.ids.next();
       const url = `https://cdn.emulator.invalid/attachments/${input.request.channelId}/${id}/${encodeURIComponent(file.filename)}`;
       resolved.attachments[id] = {
@@ -250,7 +264,9 @@ function optionValue(
         size: file.size,
         url,
         proxy_url: url,
-        ...("contentType" in file && file.contentType !== undefined ? { content_type: file.contentType } : {}),
+        ...("contentType" in file && file.contentType !== undefined
+          ? { content_type: file.contentType }
+          : {}),
       };
       return id;
     }
@@ -277,7 +293,14 @@ function partialValue(o: CanonicalOption, value: string): string {
 function chatInputData(input: PayloadInput): { options: Json[]; resolved: Resolved } {
   const { command, request, autocomplete } = input;
   const { path, declared } = leafOf(command, request.subcommand);
-  const resolved: Resolved = { users: {}, members: {}, roles: {}, channels: {}, messages: {}, attachments: {} };
+  const resolved: Resolved = {
+    users: {},
+    members: {},
+    roles: {},
+    channels: {},
+    messages: {},
+    attachments: {},
+  };
   const given = { ...request.options };
   for (const name of Object.keys(given)) {
     if (!declared.some((o) => o.name === name)) {
@@ -290,7 +313,12 @@ function chatInputData(input: PayloadInput): { options: Json[]; resolved: Resolv
   const leaf: Json[] = [];
   for (const o of declared) {
     if (autocomplete?.focused === o.name) {
-      leaf.push({ type: o.type, name: o.name, value: partialValue(o, autocomplete.value), focused: true });
+      leaf.push({
+        type: o.type,
+        name: o.name,
+        value: partialValue(o, autocomplete.value),
+        focused: true,
+      });
       continue;
     }
     const raw = given[o.name];
@@ -301,7 +329,11 @@ function chatInputData(input: PayloadInput): { options: Json[]; resolved: Resolv
     }
     const value = optionValue(input, o, raw, resolved);
     const numeric = o.type === OptionType.INTEGER || o.type === OptionType.NUMBER;
-    leaf.push({ type: o.type, name: o.name, value: autocomplete && numeric ? String(value) : value });
+    leaf.push({
+      type: o.type,
+      name: o.name,
+      value: autocomplete && numeric ? String(value) : value,
+    });
   }
   let options = leaf;
   for (const p of [...path].reverse()) {
@@ -312,7 +344,8 @@ function chatInputData(input: PayloadInput): { options: Json[]; resolved: Resolv
 
 function withoutEmpty(resolved: Resolved): Json {
   const out: Json = {};
-  for (const [key, map] of Object.entries(resolved)) if (Object.keys(map).length > 0) out[key] = map;
+  for (const [key, map] of Object.entries(resolved))
+    if (Object.keys(map).length > 0) out[key] = map;
   return out;
 }
 
@@ -328,7 +361,14 @@ function targetData(input: PayloadInput): Json {
       `a ${command.type === CommandType.USER ? "USER" : "MESSAGE"} command needs targetId (the clicked ${command.type === CommandType.USER ? "user" : "message"})`,
     );
   }
-  const resolved: Resolved = { users: {}, members: {}, roles: {}, channels: {}, messages: {}, attachments: {} };
+  const resolved: Resolved = {
+    users: {},
+    members: {},
+    roles: {},
+    channels: {},
+    messages: {},
+    attachments: {},
+  };
   if (command.type === CommandType.USER) {
     const target = store.user(targetId);
     if (!target) throw new ClientCheckError(`no user ${targetId}`);
@@ -416,7 +456,10 @@ export function buildInteraction(input: PayloadInput): Json {
     base["authorizing_integration_owners"] = { [IntegrationType.GUILD_INSTALL]: guild.id };
   } else {
     base["user"] = userObject(user);
-    base["channel"] = { id: request.channelId, type: place.context === InteractionContextType.BOT_DM ? 1 : 3 };
+    base["channel"] = {
+      id: request.channelId,
+      type: place.context === InteractionContextType.BOT_DM ? 1 : 3,
+    };
     base["app_permissions"] = "0";
     base["authorizing_integration_owners"] = { [IntegrationType.USER_INSTALL]: user.id };
   }
