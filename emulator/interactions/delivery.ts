@@ -62,7 +62,8 @@ export async function deliver(
     }
     return { kind: "answered", status: res.status, body: parsed, durationMs: elapsed() };
   } catch (err) {
-    const name = err instanceof Error ? err.name : "";
+    // Not `instanceof`: the abort's DOMException may come from another realm (test runners).
+    const name = typeof err === "object" && err !== null && "name" in err ? err.name : "";
     if (name === "TimeoutError" || name === "AbortError") {
       return { kind: "timeout", durationMs: elapsed() };
     }
