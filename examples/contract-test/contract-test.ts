@@ -9,20 +9,31 @@
  *   npm run contract-test     (the `pulumi` CLI on PATH, a backend: e.g.
  *                              PULUMI_BACKEND_URL=file://... PULUMI_CONFIG_PASSPHRASE=...)
  */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { startEmulator } from "pulumi-discord-commands";
 import type { RunningEmulator } from "pulumi-discord-commands";
 import { startInteractionHandler } from "./handler";
 
 const STACK = process.env["CONTRACT_STACK"] ?? "contract";
 
-function pulumi(args: string[]): string {
-  const res = spawnSync("pulumi", [...args, "--stack", STACK], {
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "inherit"],
+/**
+ * Runs `pulumi <args>` on the stack. Asynchronously: the emulator serves the engine from
+ * this very process, so its event loop must keep running.
+ */
+function pulumi(args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("pulumi", [...args, "--stack", STACK], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let stdout = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.on("error", reject);
+    child.on("close", (code) =>
+      code === 0
+        ? resolve(stdout)
+        : reject(new Error(`pulumi ${args.join(" ")} failed:\n${stdout}`)),
+    );
   });
-  if (res.status !== 0) throw new Error(`pulumi ${args.join(" ")} failed:\n${res.stdout}`);
-  return res.stdout;
 }
 
 type Result = Awaited<ReturnType<RunningEmulator["invoke"]>>;
@@ -99,13 +110,13 @@ async function main(): Promise<number> {
   let failures = 0;
   let deployed = false;
   try {
-    pulumi(["stack", "select", "--create", "--non-interactive"]);
-    pulumi(["config", "set", "discord:apiUrl", emu.url]);
-    pulumi(["config", "set", "discord:applicationId", emu.applicationId]);
-    pulumi(["config", "set", "--secret", "discord:botToken", emu.botToken]);
+    await pulumi(["stack", "select", "--create", "--non-interactive"]);
+    await pulumi(["config", "set", "discord:apiUrl", emu.url]);
+    await pulumi(["config", "set", "discord:applicationId", emu.applicationId]);
+    await pulumi(["config", "set", "--secret", "discord:botToken", emu.botToken]);
     deployed = true;
-    pulumi(["up", "--yes", "--non-interactive", "--skip-preview", "--refresh"]);
-    const ids = JSON.parse(pulumi(["stack", "output", "commandIds", "--json"])) as Record<
+    await pulumi(["up", "--yes", "--non-interactive", "--skip-preview", "--refresh"]);
+    const ids = JSON.parse(await pulumi(["stack", "output", "commandIds", "--json"])) as Record<
       string,
       string
     >;
@@ -137,7 +148,7 @@ async function main(): Promise<number> {
     );
   } finally {
     await handler.close();
-    if (deployed) pulumi(["destroy", "--yes", "--non-interactive"]);
+    if (deployed) await pulumi(["destroy", "--yes", "--non-interactive"]);
     await emu.close();
   }
   return failures === 0 ? 0 : 1;
