@@ -18,6 +18,9 @@
  * | GET    /__emulator/clock, POST /__emulator/clock/advance  | `{ms}` or `{seconds}` forward          |
  * | PUT    /__emulator/applications/{id}/activities           | `{enabled}`: Activities on or off      |
  * | PUT    /__emulator/rate-limits                            | `{enabled}`: rate limits on or off     |
+ *
+ * Interactions (endpoint URL, invoke, autocomplete, can-use, events) are async and
+ * served by emulator/interactions/routes.ts, tried before this table.
  */
 import { z } from "zod";
 import type { ResolvedConfig } from "./config";

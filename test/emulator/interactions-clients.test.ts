@@ -241,3 +241,45 @@ test("a handler that answers a bad signature with 200 is refused, with the reaso
   // The good URL stayed.
   expect(emu.interactions.describe(emu.applicationId).interactionsEndpointUrl).toBe(good.url);
 });
+
+test("config: interactionsPrivateKey fixes the key pair, interactionsEndpointUrl is used without a PUT", async () => {
+  const seed = "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60";
+  const publicKey = "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a";
+  const handler = await startHandler(publicKey);
+  closers.push(() => handler.close());
+  const configured = await start({
+    config: {
+      applications: [
+        {
+          id: "1500000000000000001",
+          botToken: "bot-config",
+          clientSecret: "s",
+          interactionsPrivateKey: seed,
+          interactionsEndpointUrl: handler.url,
+        },
+      ],
+      guilds: [
+        {
+          id: "1500000000000000002",
+          channels: [{ id: "1500000000000000003" }],
+          members: [{ userId: "1300000000000000003" }],
+          authorizedApplications: ["1500000000000000001"],
+        },
+      ],
+    },
+  });
+  closers.push(() => configured.emu.close());
+  expect(configured.emu.publicKey).toBe(publicKey);
+  const r = await configured.api.post("/applications/1500000000000000001/commands", slash("ping"), {
+    auth: "Bot bot-config",
+  });
+  expect(r.status).toBe(201);
+  const result = await configured.emu.invoke({
+    guildId: "1500000000000000002",
+    channelId: "1500000000000000003",
+    userId: "1300000000000000003",
+    name: "ping",
+  });
+  expect(result.outcome).toBe("delivered");
+  expect(handler.received.map((x) => [x.body["type"], x.verified])).toEqual([[2, true]]);
+});
