@@ -19,7 +19,7 @@ export {
   canonicalCommand,
   CHOICE_FIELDS,
   COMMAND_FIELDS,
-  commandSize,
+  oversize,
   commandsPerScope,
   deepEqual,
   diffCommandFields,

@@ -15,7 +15,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
-import { PulumiProgram } from "../test/helpers/pulumi";
+import { PulumiProgram } from "./pulumiProgram";
 import { PROJECT_ROOT } from "./toolchain";
 
 const PER_SCOPE = 50;

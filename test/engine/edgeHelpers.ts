@@ -8,8 +8,8 @@ import * as path from "node:path";
 import type { EmulatorOptions, RunningEmulator } from "../../emulator";
 import { startEmulator } from "../../emulator";
 import { PROJECT_ROOT } from "../../scripts/toolchain";
-import type { PulumiProgram } from "../helpers/pulumi";
-import type { CliResult } from "../helpers/pulumi";
+import type { PulumiProgram } from "../../scripts/pulumiProgram";
+import type { CliResult } from "../../scripts/pulumiProgram";
 
 /** A program's `index.ts`: the package imported by name, then `body`. */
 export function commandsProgram(body: string): string {

@@ -20,7 +20,7 @@
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import type { RunningEmulator } from "../../emulator";
-import { PulumiProgram } from "../helpers/pulumi";
+import { PulumiProgram } from "../../scripts/pulumiProgram";
 import {
   commandResources,
   commandsProgram,

@@ -21,8 +21,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
 import { DEFAULTS } from "../../emulator";
-import { PulumiProgram } from "../helpers/pulumi";
-import type { CliResult } from "../helpers/pulumi";
+import { PulumiProgram } from "../../scripts/pulumiProgram";
+import type { CliResult } from "../../scripts/pulumiProgram";
 import {
   commandResources,
   commandsProgram,

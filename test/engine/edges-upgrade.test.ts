@@ -8,7 +8,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
-import { PulumiProgram, scratchDir } from "../helpers/pulumi";
+import { PulumiProgram, scratchDir } from "../../scripts/pulumiProgram";
 import {
   commandResources,
   commandsProgram,

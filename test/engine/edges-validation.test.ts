@@ -7,7 +7,7 @@
  *    (a rejected input would hang the Node.js runtime instead: see sdk/registry.ts).
  */
 import type { RunningEmulator } from "../../emulator";
-import { PulumiProgram } from "../helpers/pulumi";
+import { PulumiProgram } from "../../scripts/pulumiProgram";
 import { commandsProgram, configureStack, emulator, linkPackage, printed } from "./edgeHelpers";
 
 jest.setTimeout(180_000);

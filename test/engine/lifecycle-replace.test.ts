@@ -10,7 +10,7 @@
  */
 import { DEFAULTS, startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
-import type { PulumiProgram } from "../helpers/pulumi";
+import type { PulumiProgram } from "../../scripts/pulumiProgram";
 import type { LiveCommand } from "./lifecycle.helpers";
 import {
   commandKeys,

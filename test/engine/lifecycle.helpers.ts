@@ -4,7 +4,7 @@
  * request log that the assertions compare.
  */
 import type { RequestLogEntry, RunningEmulator } from "../../emulator";
-import { PulumiProgram } from "../helpers/pulumi";
+import { PulumiProgram } from "../../scripts/pulumiProgram";
 
 /** The emulator's default ids (emulator/config.ts `DEFAULTS`). */
 export const IDS = {

@@ -12,7 +12,7 @@
 import * as fs from "node:fs";
 import { startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
-import type { PulumiProgram } from "../helpers/pulumi";
+import type { PulumiProgram } from "../../scripts/pulumiProgram";
 import type { LiveCommand } from "./lifecycle.helpers";
 import {
   commandKeys,

@@ -6,7 +6,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { inlineStack, PulumiProgram, scratchDir } from "../helpers/pulumi";
+import { inlineStack, PulumiProgram, scratchDir } from "../../scripts/pulumiProgram";
 
 jest.setTimeout(300_000);
 

@@ -9,8 +9,8 @@ import * as path from "node:path";
 import { startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
 import { PROJECT_ROOT } from "../../scripts/toolchain";
-import type { ProgramFiles } from "../helpers/pulumi";
-import { PulumiProgram } from "../helpers/pulumi";
+import type { ProgramFiles } from "../../scripts/pulumiProgram";
+import { PulumiProgram } from "../../scripts/pulumiProgram";
 
 export const EXAMPLES_DIR = path.join(PROJECT_ROOT, "examples");
 

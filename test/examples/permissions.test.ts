@@ -4,7 +4,7 @@
  * Bearer token from stack config; destroy empties them.
  */
 import type { RunningEmulator } from "../../emulator";
-import type { PulumiProgram } from "../helpers/pulumi";
+import type { PulumiProgram } from "../../scripts/pulumiProgram";
 import { emulator, exampleProgram, liveCommands, setConfig } from "./helpers";
 
 jest.setTimeout(300_000);

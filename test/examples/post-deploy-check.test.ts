@@ -19,7 +19,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { Output } from "@pulumi/pulumi";
 import type { RunningEmulator } from "../../emulator";
-import type { PulumiProgram } from "../helpers/pulumi";
+import type { PulumiProgram } from "../../scripts/pulumiProgram";
 import { emulator, exampleProgram, liveCommands, setConfig } from "./helpers";
 
 // The SDK as the example imports it, from this checkout's sources.

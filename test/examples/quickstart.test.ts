@@ -3,7 +3,7 @@
  * preview shows no change, destroy deletes them.
  */
 import type { RunningEmulator } from "../../emulator";
-import type { PulumiProgram } from "../helpers/pulumi";
+import type { PulumiProgram } from "../../scripts/pulumiProgram";
 import { emulator, exampleProgram, liveCommands, setConfig } from "./helpers";
 
 jest.setTimeout(300_000);

@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
-import type { PulumiProgram } from "../helpers/pulumi";
+import type { PulumiProgram } from "../../scripts/pulumiProgram";
 import { emulator, exampleProgram, liveCommands, setConfig } from "./helpers";
 
 jest.setTimeout(300_000);

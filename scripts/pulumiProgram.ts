@@ -13,7 +13,7 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type * as automation from "@pulumi/pulumi/automation";
-import { PROJECT_ROOT, requireToolchain, toolchainPath } from "../../scripts/toolchain";
+import { PROJECT_ROOT, requireToolchain, toolchainPath } from "./toolchain";
 
 export const WORK_ROOT = path.join(PROJECT_ROOT, ".work", "tests");
 const PASSPHRASE = "test-passphrase-not-a-secret";
