@@ -8,7 +8,7 @@
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { PulumiProgram } from "../helpers/pulumi";
+import type { PulumiProgram } from "../../scripts/pulumiProgram";
 import { exampleProgram } from "./helpers";
 
 jest.setTimeout(600_000);
