@@ -19,6 +19,8 @@ export interface RequestLogEntry {
    * Activity launched by the service). Such notes do not count in the counters.
    */
   readonly event?: "reload" | "launch";
+  /** The `X-Emulator-Warning` sent, if any (body fields the service accepts and drops). */
+  readonly warning?: string;
 }
 
 export interface Counters {

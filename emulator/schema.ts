@@ -23,6 +23,7 @@ export {
   commandsPerScope,
   deepEqual,
   diffCommandFields,
+  ignoredFields,
   isRecord,
   Limits,
   LOCALES,
