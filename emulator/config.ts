@@ -251,14 +251,15 @@ function defaultSections(): Pick<ResolvedConfig, "applications" | "users" | "gui
         preferredLocale: "en-US",
         roles: [
           {
-            id: DEFAULTS.guildId,
-            name: "@everyone",
-            permissions: String(DEFAULT_EVERYONE_PERMISSIONS),
-          },
-          {
             id: DEFAULTS.managerRoleId,
             name: "Manager",
             permissions: String(PermissionFlags.MANAGE_GUILD | PermissionFlags.MANAGE_ROLES),
+          },
+          // After the Manager role: programs and tests read `roles[0]` as the Manager role.
+          {
+            id: DEFAULTS.guildId,
+            name: "@everyone",
+            permissions: String(DEFAULT_EVERYONE_PERMISSIONS),
           },
         ],
         channels: [
