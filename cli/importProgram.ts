@@ -102,8 +102,11 @@ function withoutNeutral(raw: Json, level: Level): Json {
   const table = TABLES[level] as Parameters<typeof canonicalOf>[0];
   const full = canonicalOf(table, raw);
   const out: Json = {};
-  for (const [key, value] of Object.entries(raw)) {
-    if (!(key in table) || key === "id" || value === undefined) continue;
+  // In the table's order (type, name, ..., options last but the flags): the same in
+  // every declaration, whatever order the service sent.
+  for (const key of Object.keys(table)) {
+    const value = raw[key];
+    if (key === "id" || value === undefined) continue;
     const rest = { ...raw };
     delete rest[key];
     if (deepEqual(canonicalOf(table, rest)[key], full[key])) continue;
