@@ -55,6 +55,25 @@ async function write(
   return { applicationId, guildId, commandId };
 }
 
+/**
+ * Overwrites the service already holds as declared (an imported command set): adopted
+ * with no write, from the guild's one cached list. Undefined: the caller writes.
+ */
+async function adoptEqual(
+  inputs: Bag,
+): Promise<{ applicationId: string; guildId: string; commandId: string } | undefined> {
+  const applicationId = resolveApplicationId(optionalString(inputs, "applicationId"));
+  const guildId = requireString(inputs, "guildId");
+  const commandId = requireString(inputs, "commandId");
+  const declared = overwrites(inputs["permissions"]);
+  const live = (await guildPermissions(applicationId, guildId)).get(commandId);
+  // An empty declaration writes anyway: "no overwrites" cannot tell a gone command.
+  if (declared.length === 0 || live === undefined) return undefined;
+  if (!samePermissions(declared, live.permissions)) return undefined;
+  deployment.permissionsWritten(commandId); // as if written: a delete must not empty it
+  return { applicationId, guildId, commandId };
+}
+
 export const provider = {
   async configure(req: { config: StackConfig }): Promise<void> {
     configure(req.config);
@@ -94,7 +113,8 @@ export const provider = {
   },
 
   async create(inputs: Bag): Promise<{ id: string; outs: Bag }> {
-    const { applicationId, guildId, commandId } = await write(inputs);
+    const { applicationId, guildId, commandId } =
+      (await adoptEqual(inputs)) ?? (await write(inputs));
     return {
       id: `${guildId}/${commandId}`,
       outs: { ...omit(inputs, ["__provider"]), applicationId },

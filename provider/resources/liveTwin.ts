@@ -15,7 +15,7 @@
  */
 import type { CommandsApi, WireCommand, WireCommandBody, WireCommandPatch } from "../client";
 import { CommandType, diffCommandFields, patchBody } from "../schema";
-import { scopeSnapshot } from "./scopeCache";
+import { invalidateApplicationPermissions, scopeSnapshot } from "./scopeCache";
 
 /** The live command a create of `body` lands on, if any. */
 export async function findLiveTwin(
@@ -56,5 +56,6 @@ export async function adoptLiveTwin(
   if (twin.name === body.name || guildId !== undefined) return undefined; // the upsert does it
   const patch = patchBody(body, fields) as WireCommandPatch;
   const command = await api.editGlobalCommand(applicationId, twin.id, patch);
+  invalidateApplicationPermissions(applicationId); // a rename drops the command's overwrites
   return { command, written: true };
 }

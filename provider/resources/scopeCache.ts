@@ -106,6 +106,13 @@ export function invalidatePermissions(applicationId: string, guildId: string): v
   caches().permissions.delete(scopeKey(applicationId, guildId));
 }
 
+/** Every guild's permissions of an application (a renamed command lost its overwrites). */
+export function invalidateApplicationPermissions(applicationId: string): void {
+  for (const key of caches().permissions.keys()) {
+    if (key.startsWith(`${applicationId}/`)) caches().permissions.delete(key);
+  }
+}
+
 /** For tests that change the service out of band between reads in one process. */
 export function clearScopeCaches(): void {
   caches().commands.clear();

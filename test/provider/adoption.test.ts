@@ -15,6 +15,7 @@ import {
   globalProvider,
   guildInputs,
   guildProvider,
+  permissionsProvider,
   requests,
   setup,
   slashArgs,
@@ -165,3 +166,36 @@ async function freshDeploymentKeepingState(): Promise<void> {
   await configureAll(emu);
   emu.control.resetLog();
 }
+
+describe("permission overwrites already as declared are adopted without a write", () => {
+  test("equal (in another order): no PUT; different: one PUT", async () => {
+    const id = await registerLive(`${api.guild}/commands`, slashArgs("ban"), "guild");
+    const overwrites = [
+      { id: emu.guildId, type: 1, permission: false },
+      { id: "1300000000000000004", type: 1, permission: true },
+    ];
+    const bearer = { auth: `Bearer ${emu.userBearerToken}` };
+    const put = await api.put(
+      `${api.guild}/commands/${id}/permissions`,
+      { permissions: overwrites },
+      bearer,
+    );
+    expect(put.status).toBe(200);
+    emu.control.resetLog();
+    const inputs = (permissions: unknown[]): Bag => ({
+      applicationId: emu.applicationId,
+      guildId: emu.guildId,
+      commandId: id,
+      permissions,
+    });
+    const same = await permissionsProvider.create(inputs([...overwrites].reverse()));
+    expect(same.id).toBe(`${emu.guildId}/${id}`);
+    expect(writes(emu)).toEqual([]);
+    await configureAll(emu);
+    emu.control.resetLog();
+    await permissionsProvider.create(inputs([{ id: emu.guildId, type: 1, permission: true }]));
+    expect(writes(emu).map((e) => `${e.method} ${e.route}`)).toEqual([
+      "PUT editCommandPermissions",
+    ]);
+  });
+});

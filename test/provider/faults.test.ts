@@ -154,10 +154,7 @@ describe("the daily create budget (30034)", () => {
     expect(message).toMatch(/200 creates per day/);
     expect(message).toMatch(/try again (within 24 hours|after \d{4}-\d\d-\d\dT)/);
     // One list of the scope (no live twin of that name), then the one refused POST.
-    expect(emu.requestLog().map((e) => `${e.method} ${e.status}`)).toEqual([
-      "GET 200",
-      "POST 400",
-    ]);
+    expect(emu.requestLog().map((e) => `${e.method} ${e.status}`)).toEqual(["GET 200", "POST 400"]);
     // A day later the budget is back.
     emu.control.advanceClock(24 * 3600 * 1000 + 1);
     await expect(
