@@ -69,6 +69,7 @@ export {
   sdkToWire,
   toSdkPath,
   validateSdkCommand,
+  validateWireBody,
   wireToSdk,
 } from "./mapping";
 export type { Camelize, SdkChoice, SdkCommandArgs, SdkOption } from "./mapping";
