@@ -62,6 +62,9 @@ async function write(
 async function adoptEqual(
   inputs: Bag,
 ): Promise<{ applicationId: string; guildId: string; commandId: string } | undefined> {
+  // Without a Bearer token the resource could never be written: let `write` say so,
+  // before any request.
+  if (settings().client.bearerToken === undefined) return undefined;
   const applicationId = resolveApplicationId(optionalString(inputs, "applicationId"));
   const guildId = requireString(inputs, "guildId");
   const commandId = requireString(inputs, "commandId");
