@@ -14,7 +14,7 @@ import type { CheckFailure } from "./commandLifecycle";
 import { failure } from "./commandLifecycle";
 import { client, configure, deployment, resolveApplicationId, settings } from "./providerProcess";
 import type { StackConfig } from "./providerProcess";
-import { guildPermissions, invalidatePermissions } from "./scopeCache";
+import { guildPermissions, guildPermissionsSnapshot, invalidatePermissions } from "./scopeCache";
 import type { Bag } from "./propertyBags";
 import {
   omit,
@@ -69,7 +69,7 @@ async function adoptEqual(
   const guildId = requireString(inputs, "guildId");
   const commandId = requireString(inputs, "commandId");
   const declared = overwrites(inputs["permissions"]);
-  const live = (await guildPermissions(applicationId, guildId)).get(commandId);
+  const live = (await guildPermissionsSnapshot(applicationId, guildId)).get(commandId);
   // An empty declaration writes anyway: "no overwrites" cannot tell a gone command.
   if (declared.length === 0 || live === undefined) return undefined;
   if (!samePermissions(declared, live.permissions)) return undefined;

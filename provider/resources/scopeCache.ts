@@ -21,12 +21,18 @@ type Caches = {
   commands: Map<string, Entry<Map<string, WireCommand>>>;
   snapshots: Map<string, Entry<WireCommand[]>>;
   permissions: Map<string, Entry<Map<string, WireGuildCommandPermissions>>>;
+  permissionSnapshots: Map<string, Entry<Map<string, WireGuildCommandPermissions>>>;
 };
 type GlobalWithCaches = typeof globalThis & { [KEY]?: Caches };
 
 function caches(): Caches {
   const g = globalThis as GlobalWithCaches;
-  g[KEY] ??= { commands: new Map(), snapshots: new Map(), permissions: new Map() };
+  g[KEY] ??= {
+    commands: new Map(),
+    snapshots: new Map(),
+    permissions: new Map(),
+    permissionSnapshots: new Map(),
+  };
   return g[KEY];
 }
 
@@ -93,6 +99,21 @@ export function guildPermissions(
   });
 }
 
+/**
+ * A guild's permission objects as this deployment first saw them, for `create` to adopt
+ * overwrites already as declared: one list per guild, not dropped by this deployment's
+ * own PUTs (each touches the one command its resource owns). Dropped when a command is
+ * renamed in place (`invalidateApplicationPermissions`), since that loses its overwrites.
+ */
+export function guildPermissionsSnapshot(
+  applicationId: string,
+  guildId: string,
+): Promise<Map<string, WireGuildCommandPermissions>> {
+  return shared(caches().permissionSnapshots, scopeKey(applicationId, guildId), () =>
+    guildPermissions(applicationId, guildId),
+  );
+}
+
 /** Called after every write to a scope. */
 export function invalidateScope(applicationId: string, guildId: string | undefined): void {
   caches().commands.delete(scopeKey(applicationId, guildId));
@@ -104,8 +125,8 @@ export function invalidatePermissions(applicationId: string, guildId: string): v
 
 /** Every guild's permissions of an application (a renamed command lost its overwrites). */
 export function invalidateApplicationPermissions(applicationId: string): void {
-  for (const key of caches().permissions.keys()) {
-    if (key.startsWith(`${applicationId}/`)) caches().permissions.delete(key);
+  for (const map of [caches().permissions, caches().permissionSnapshots]) {
+    for (const key of map.keys()) if (key.startsWith(`${applicationId}/`)) map.delete(key);
   }
 }
 
@@ -114,4 +135,5 @@ export function clearScopeCaches(): void {
   caches().commands.clear();
   caches().snapshots.clear();
   caches().permissions.clear();
+  caches().permissionSnapshots.clear();
 }
