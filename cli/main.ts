@@ -12,6 +12,10 @@ const SUBCOMMANDS: Record<
     summary: "run the local emulator of the command service",
     run: async (argv) => (await import("../emulator/cli")).runEmulatorCli(argv),
   },
+  import: {
+    summary: "print a Pulumi program that declares an application's live commands",
+    run: async (argv) => (await import("./import")).runImportCli(argv),
+  },
 };
 
 const USAGE = `usage: discord-commands <subcommand> [options]

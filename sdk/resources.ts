@@ -4,7 +4,8 @@
  * shape (`provider/schema/mapping.ts`), never written twice.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { SdkCommandArgs, WirePermission } from "../provider/schema";
+import type { Scope, SdkCommandArgs, WirePermission } from "../provider/schema";
+import { formatPath, validateWireBody } from "../provider/schema";
 import type { ProviderKind } from "./providerModule";
 import { serializedProvider, typeToken } from "./providerModule";
 import { refusePlaintextCredentials } from "./credentials";
@@ -57,6 +58,20 @@ function warnDeprecated(resource: pulumi.Resource, args: Record<string, unknown>
       resource,
     );
   }
+}
+
+/**
+ * The SDK arguments of a wire body (`toJSON()` of a discord.js `SlashCommandBuilder` or
+ * `ContextMenuCommandBuilder`), validated with the one schema; a failure throws in the
+ * program, naming the resource and each field (in the body's keys).
+ */
+function argsFromJSON(resource: string, name: string, body: unknown, scope: Scope): SdkCommandArgs {
+  const result = validateWireBody(body, { scope });
+  if (result.ok) return result.value;
+  const lines = result.issues.map(
+    (i) => `  ${formatPath(i.path) || "(command)"}: ${i.message} (${i.code})`,
+  );
+  throw new Error(`${resource}.fromJSON("${name}"): invalid command body:\n${lines.join("\n")}`);
 }
 
 abstract class CommandResource extends pulumi.CustomResource {
@@ -123,6 +138,20 @@ export class GlobalCommand extends CommandResource {
   constructor(name: string, args: GlobalCommandArgs, opts?: pulumi.CustomResourceOptions) {
     super("globalCommand", "GlobalCommand", name, { ...args }, undefined, opts);
   }
+
+  /**
+   * A global command from the wire body that discord.js builders produce
+   * (`new SlashCommandBuilder()...toJSON()`), validated like any declaration.
+   */
+  static fromJSON(
+    name: string,
+    body: unknown,
+    opts?: pulumi.CustomResourceOptions,
+    args: { applicationId?: pulumi.Input<string> } = {},
+  ): GlobalCommand {
+    const command = argsFromJSON("GlobalCommand", name, body, "global");
+    return new GlobalCommand(name, { ...command, ...args }, opts);
+  }
 }
 
 /** A command in one guild's scope; takes effect in that guild at once. */
@@ -131,6 +160,20 @@ export class GuildCommand extends CommandResource {
 
   constructor(name: string, args: GuildCommandArgs, opts?: pulumi.CustomResourceOptions) {
     super("guildCommand", "GuildCommand", name, { ...args }, args.guildId, opts);
+  }
+
+  /**
+   * A guild command from the wire body that discord.js builders produce, validated like
+   * any declaration; `args` names the guild (and the application, if not the default).
+   */
+  static fromJSON(
+    name: string,
+    body: unknown,
+    args: { guildId: pulumi.Input<string>; applicationId?: pulumi.Input<string> },
+    opts?: pulumi.CustomResourceOptions,
+  ): GuildCommand {
+    const command = argsFromJSON("GuildCommand", name, body, "guild");
+    return new GuildCommand(name, { ...(command as GuildCommandArgs), ...args }, opts);
   }
 }
 

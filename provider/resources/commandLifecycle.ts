@@ -4,8 +4,9 @@
  *
  * Inputs are the SDK's camelCase arguments plus `applicationId` (and `guildId` for a
  * guild command). Outputs are those inputs plus what the service assigned: `commandId`,
- * `version`, and `adopted` (true when create found a command of the same name and
- * overwrote it, which is how existing commands come under management).
+ * `version`, and `adopted` (true when create found a command of the same name, which is
+ * how existing commands come under management: taken as it is when already equal, with
+ * no write, otherwise overwritten; see liveTwin.ts).
  */
 import type { WireCommand, WireCommandBody, WireCommandPatch } from "../client";
 import type { Scope, SchemaIssue } from "../schema";
@@ -22,6 +23,7 @@ import type { DescribeResource } from "./engineErrors";
 import { forEngine } from "./engineErrors";
 import { client, configure, deployment, resolveApplicationId, settings } from "./providerProcess";
 import type { StackConfig } from "./providerProcess";
+import { adoptLiveTwin } from "./liveTwin";
 import { invalidateScope, scopeCommands } from "./scopeCache";
 import type { Bag, Path } from "./propertyBags";
 import {
@@ -217,6 +219,15 @@ export function commandProvider(scope: Scope): CommandProvider {
       const guildId = guildOf(inputs);
       const body = wireBody(commandArgs(inputs), scope);
       const api = client();
+      const adoption = await adoptLiveTwin(api, applicationId, guildId, body);
+      if (adoption !== undefined) {
+        if (adoption.written) invalidateScope(applicationId, guildId);
+        deployment.commandWritten(adoption.command.id);
+        return {
+          id: adoption.command.id,
+          outs: outputs(inputs, applicationId, adoption.command, true),
+        };
+      }
       const result =
         guildId === undefined
           ? await api.createGlobalCommand(applicationId, body)

@@ -15,7 +15,7 @@ import { failure } from "./commandLifecycle";
 import { forEngine } from "./engineErrors";
 import { client, configure, deployment, resolveApplicationId, settings } from "./providerProcess";
 import type { StackConfig } from "./providerProcess";
-import { guildPermissions, invalidatePermissions } from "./scopeCache";
+import { guildPermissions, guildPermissionsSnapshot, invalidatePermissions } from "./scopeCache";
 import type { Bag } from "./propertyBags";
 import {
   omit,
@@ -53,6 +53,28 @@ async function write(
   await client().editCommandPermissions(applicationId, guildId, commandId, { permissions });
   invalidatePermissions(applicationId, guildId);
   deployment.permissionsWritten(commandId);
+  return { applicationId, guildId, commandId };
+}
+
+/**
+ * Overwrites the service already holds as declared (an imported command set): adopted
+ * with no write, from the guild's one cached list. Undefined: the caller writes.
+ */
+async function adoptEqual(
+  inputs: Bag,
+): Promise<{ applicationId: string; guildId: string; commandId: string } | undefined> {
+  // Without a Bearer token the resource could never be written: let `write` say so,
+  // before any request.
+  if (settings().client.bearerToken === undefined) return undefined;
+  const applicationId = resolveApplicationId(optionalString(inputs, "applicationId"));
+  const guildId = requireString(inputs, "guildId");
+  const commandId = requireString(inputs, "commandId");
+  const declared = overwrites(inputs["permissions"]);
+  const live = (await guildPermissionsSnapshot(applicationId, guildId)).get(commandId);
+  // An empty declaration writes anyway: "no overwrites" cannot tell a gone command.
+  if (declared.length === 0 || live === undefined) return undefined;
+  if (!samePermissions(declared, live.permissions)) return undefined;
+  deployment.permissionsWritten(commandId); // as if written: a delete must not empty it
   return { applicationId, guildId, commandId };
 }
 
@@ -102,7 +124,8 @@ const permissionsProvider = {
   },
 
   async create(inputs: Bag): Promise<{ id: string; outs: Bag }> {
-    const { applicationId, guildId, commandId } = await write(inputs);
+    const { applicationId, guildId, commandId } =
+      (await adoptEqual(inputs)) ?? (await write(inputs));
     return {
       id: `${guildId}/${commandId}`,
       outs: { ...omit(inputs, ["__provider"]), applicationId },

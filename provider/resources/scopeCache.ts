@@ -19,13 +19,20 @@ interface Entry<T> {
 const KEY = Symbol.for("pulumi-discord-commands.scopeCache");
 type Caches = {
   commands: Map<string, Entry<Map<string, WireCommand>>>;
+  snapshots: Map<string, Entry<WireCommand[]>>;
   permissions: Map<string, Entry<Map<string, WireGuildCommandPermissions>>>;
+  permissionSnapshots: Map<string, Entry<Map<string, WireGuildCommandPermissions>>>;
 };
 type GlobalWithCaches = typeof globalThis & { [KEY]?: Caches };
 
 function caches(): Caches {
   const g = globalThis as GlobalWithCaches;
-  g[KEY] ??= { commands: new Map(), permissions: new Map() };
+  g[KEY] ??= {
+    commands: new Map(),
+    snapshots: new Map(),
+    permissions: new Map(),
+    permissionSnapshots: new Map(),
+  };
   return g[KEY];
 }
 
@@ -62,6 +69,25 @@ export function scopeCommands(
   });
 }
 
+/**
+ * The commands of a scope as this deployment first saw them, for `create` to find a live
+ * twin (liveTwin.ts): one list GET per scope, NOT dropped by this deployment's own
+ * writes, so a hundred creates in a scope cost one list, not a hundred. That is sound
+ * because the commands a create looks for are those of its own (type, name), and the
+ * SDK's registry lets one resource only claim each (application, scope, type, name):
+ * no other write of this deployment can change them before that create (deletes run
+ * after creates). Reused for the same short while as the lists above.
+ */
+export function scopeSnapshot(
+  applicationId: string,
+  guildId: string | undefined,
+): Promise<readonly WireCommand[]> {
+  // A fresh list of the refresh cache serves as well (`up --refresh` read it just now).
+  return shared(caches().snapshots, scopeKey(applicationId, guildId), async () => [
+    ...(await scopeCommands(applicationId, guildId)).values(),
+  ]);
+}
+
 /** All permission objects of a guild, by command id (or application id). */
 export function guildPermissions(
   applicationId: string,
@@ -73,6 +99,21 @@ export function guildPermissions(
   });
 }
 
+/**
+ * A guild's permission objects as this deployment first saw them, for `create` to adopt
+ * overwrites already as declared: one list per guild, not dropped by this deployment's
+ * own PUTs (each touches the one command its resource owns). Dropped when a command is
+ * renamed in place (`invalidateApplicationPermissions`), since that loses its overwrites.
+ */
+export function guildPermissionsSnapshot(
+  applicationId: string,
+  guildId: string,
+): Promise<Map<string, WireGuildCommandPermissions>> {
+  return shared(caches().permissionSnapshots, scopeKey(applicationId, guildId), () =>
+    guildPermissions(applicationId, guildId),
+  );
+}
+
 /** Called after every write to a scope. */
 export function invalidateScope(applicationId: string, guildId: string | undefined): void {
   caches().commands.delete(scopeKey(applicationId, guildId));
@@ -82,8 +123,17 @@ export function invalidatePermissions(applicationId: string, guildId: string): v
   caches().permissions.delete(scopeKey(applicationId, guildId));
 }
 
+/** Every guild's permissions of an application (a renamed command lost its overwrites). */
+export function invalidateApplicationPermissions(applicationId: string): void {
+  for (const map of [caches().permissions, caches().permissionSnapshots]) {
+    for (const key of map.keys()) if (key.startsWith(`${applicationId}/`)) map.delete(key);
+  }
+}
+
 /** For tests that change the service out of band between reads in one process. */
 export function clearScopeCaches(): void {
   caches().commands.clear();
+  caches().snapshots.clear();
   caches().permissions.clear();
+  caches().permissionSnapshots.clear();
 }

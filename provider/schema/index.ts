@@ -80,6 +80,7 @@ export {
   sdkToWire,
   toSdkPath,
   validateSdkCommand,
+  validateWireBody,
   wireToSdk,
 } from "./mapping";
 export type { Camelize, SdkChoice, SdkCommandArgs, SdkOption } from "./mapping";

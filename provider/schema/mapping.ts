@@ -80,7 +80,8 @@ function convert(
     const wireKey = toWire ? SDK_TO_WIRE_KEYS[key] : key;
     if (wireKey === undefined || !LEVEL_KEYS[level].has(wireKey)) {
       if (out !== undefined) {
-        const hint = WIRE_TO_SDK_KEYS[key];
+        // The other shape's spelling of a known key: `nameLocalizations` in a wire body.
+        const hint = toWire ? WIRE_TO_SDK_KEYS[key] : SDK_TO_WIRE_KEYS[key];
         out.add(
           [...path, key],
           Codes.UNKNOWN_FIELD,
@@ -137,4 +138,23 @@ export function validateSdkCommand(
     return { ok: false, issues: [...out.issues, ...(result.ok ? [] : toSdkIssues(result.issues))] };
   }
   return { ok: true, value: result.value, warnings: toSdkIssues(result.warnings) };
+}
+
+/**
+ * Validates a command body in the wire shape, such as discord.js builders' `toJSON()`
+ * produces, for a create in `ctx.scope`: the same schema as every other input, with issue
+ * paths in the body's own (wire) keys, and unknown keys reported (a camelCase key with
+ * its wire spelling as the hint). The value is the command in the SDK's shape.
+ */
+export function validateWireBody(
+  body: unknown,
+  ctx: { scope: WireContext["scope"] },
+): Validation<SdkCommandArgs> {
+  const out = new IssueCollector();
+  convert(body, "command", false, [], out); // for its unknown-key issues only
+  const result = validateWireCommand(body, { scope: ctx.scope, mode: "create" });
+  if (!result.ok || out.issues.length > 0) {
+    return { ok: false, issues: [...out.issues, ...(result.ok ? [] : result.issues)] };
+  }
+  return { ok: true, value: wireToSdk(result.value), warnings: result.warnings };
 }

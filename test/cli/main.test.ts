@@ -11,6 +11,7 @@ test("discord-commands lists its subcommands, and refuses an unknown one with ex
   expect(help.status).toBe(0);
   expect(help.stdout).toMatch(/usage: discord-commands <subcommand>/);
   expect(help.stdout).toMatch(/^ {2}emulator {4}/m);
+  expect(help.stdout).toMatch(/^ {2}import {6}print a Pulumi program/m);
   const unknown = run("nope");
   expect(unknown.status).toBe(2);
   expect(unknown.stderr).toMatch(/unknown subcommand nope/);

@@ -267,8 +267,17 @@ describe("engine lifecycle: up, no-change preview, drift, recreate, destroy", ()
     expect(livePermissions(emu, IDS.application)).toEqual(APP_PERMISSIONS);
     expect((await prog.outputs())["banId"]).toBe(ban.id);
 
-    // Exactly one create per command and one PUT per permissions object; no reads.
-    expect(requests(emu).filter((r) => r.startsWith("GET"))).toEqual([]);
+    // Exactly one create per command and one PUT per permissions object; one list per
+    // scope and one of the guild's overwrites (the creates look for live twins to adopt).
+    expect(
+      requests(emu)
+        .filter((r) => r.startsWith("GET"))
+        .sort(),
+    ).toEqual([
+      "GET listGlobalCommands commands 200",
+      `GET listGuildCommandPermissions guild:${G} permissions 200`,
+      `GET listGuildCommands guild:${G} commands 200`,
+    ]);
     expect(writes(emu)).toEqual(
       [
         "POST createGlobalCommand commands 201",

@@ -1,0 +1,180 @@
+/**
+ * `discord-commands import`: reads the live commands of the given scopes and prints a
+ * Pulumi TypeScript program that declares them (cli/importProgram.ts writes it).
+ *
+ * The service's URL and credentials are the provider's environment variables
+ * (provider/resources/providerProcess.ts `readSettings`), so the one configuration that
+ * runs `pulumi up` runs the import too. Only reads are made: list endpoints, one per
+ * scope (and one per guild for `--permissions`).
+ */
+import util from "node:util";
+import type { ClientConfig } from "../provider/client";
+import { ConfigurationError, createCommandsClient } from "../provider/client";
+import { readSettings } from "../provider/resources/providerProcess";
+import { isSnowflake } from "../provider/schema";
+import type { ImportSource, LiveScope } from "./importProgram";
+import { declarationsOf, renderJson, renderProgram } from "./importProgram";
+
+const USAGE = `usage: discord-commands import (--global | --guild <id>)... [options]
+  --global              import the application's global commands
+  --guild <id>          import a guild's commands (repeat for several guilds)
+  --permissions         also import, per --guild, the commands' permission overwrites
+                        (needs DISCORD_BEARER_TOKEN, as GuildCommandPermissions do)
+  --protect             declare every resource with { protect: true }
+  --format ts|json      a Pulumi TypeScript program (default), or the declarations as data
+  --application <id>    the application (default: DISCORD_APPLICATION_ID)
+  --help                this text
+
+The service and credentials come from the provider's environment variables:
+DISCORD_API_URL, DISCORD_BOT_TOKEN (or DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET),
+DISCORD_BEARER_TOKEN. The program is printed on stdout; notes go to stderr.`;
+
+export interface ImportArgs {
+  readonly global: boolean;
+  readonly guilds: readonly string[];
+  readonly permissions: boolean;
+  readonly protect: boolean;
+  readonly format: "ts" | "json";
+  readonly applicationId: string | undefined;
+  readonly help: boolean;
+}
+
+class UsageError extends Error {}
+
+export function parseImportArgs(argv: readonly string[]): ImportArgs {
+  let parsed;
+  try {
+    parsed = util.parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        global: { type: "boolean" },
+        guild: { type: "string", multiple: true },
+        permissions: { type: "boolean" },
+        protect: { type: "boolean" },
+        format: { type: "string" },
+        application: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+  const v = parsed.values;
+  const format = v.format ?? "ts";
+  if (format !== "ts" && format !== "json") {
+    throw new UsageError(`--format must be ts or json, not ${format}`);
+  }
+  const guilds = [...new Set(v.guild ?? [])];
+  for (const id of [...guilds, ...(v.application === undefined ? [] : [v.application])]) {
+    if (!isSnowflake(id)) throw new UsageError(`${id} is not an id (a snowflake)`);
+  }
+  const args: ImportArgs = {
+    global: v.global ?? false,
+    guilds,
+    permissions: v.permissions ?? false,
+    protect: v.protect ?? false,
+    format,
+    applicationId: v.application,
+    help: v.help ?? false,
+  };
+  if (!args.help && !args.global && guilds.length === 0) {
+    throw new UsageError("say which scopes to import: --global and/or --guild <id>");
+  }
+  return args;
+}
+
+/** Reads the service and returns the printed output and the notes for stderr. */
+export async function importCommands(
+  args: ImportArgs,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ output: string; notes: string[] }> {
+  const settings = readSettings(undefined, env);
+  const applicationId = args.applicationId ?? settings.applicationId;
+  if (applicationId === undefined) {
+    throw new ConfigurationError(
+      "no application id: pass --application <id> or set DISCORD_APPLICATION_ID",
+    );
+  }
+  if (args.permissions && settings.client.bearerToken === undefined) {
+    throw new ConfigurationError(
+      "--permissions: the overwrites are applied with a user's Bearer token " +
+        "(GuildCommandPermissions); set DISCORD_BEARER_TOKEN, or leave out --permissions",
+    );
+  }
+  const notes: string[] = [];
+  if (args.permissions && args.guilds.length === 0) {
+    notes.push("--permissions: overwrites are per guild; name the guilds with --guild <id>");
+  }
+  const config: ClientConfig = settings.client;
+  const api = createCommandsClient(config);
+  try {
+    const scopes: LiveScope[] = [];
+    if (args.global) {
+      scopes.push({
+        commands: await api.listGlobalCommands(applicationId, { withLocalizations: true }),
+      });
+    }
+    for (const guildId of args.guilds) {
+      const commands = await api.listGuildCommands(applicationId, guildId, {
+        withLocalizations: true,
+      });
+      scopes.push({ guildId, commands });
+    }
+    const source: ImportSource = {
+      applicationId,
+      scopes,
+      protect: args.protect,
+      ...(args.permissions
+        ? {
+            permissions: await Promise.all(
+              args.guilds.map(async (guildId) => ({
+                guildId,
+                list: await api.listGuildCommandPermissions(applicationId, guildId),
+              })),
+            ),
+          }
+        : {}),
+    };
+    const decls = declarationsOf(source);
+    notes.push(...decls.skipped.map((s) => `skipped: ${s}`));
+    for (const c of decls.commands) {
+      for (const p of c.problems) notes.push(`${c.resourceName}: ${p}`);
+    }
+    const output = args.format === "json" ? renderJson(decls) : renderProgram(decls);
+    const counts = `${decls.commands.length} command(s), ${decls.permissions.length} permission set(s)`;
+    notes.push(`imported ${counts} of application ${applicationId}`);
+    return { output, notes };
+  } finally {
+    await api.close();
+  }
+}
+
+/** The subcommand's entry (cli/main.ts). Exit 2 on a usage error, 1 on any other. */
+export async function runImportCli(argv: readonly string[]): Promise<void> {
+  let args: ImportArgs;
+  try {
+    args = parseImportArgs(argv);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`discord-commands import: ${err.message}\n${USAGE}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  try {
+    const { output, notes } = await importCommands(args);
+    process.stdout.write(output);
+    for (const n of notes) process.stderr.write(`${n}\n`);
+  } catch (err) {
+    // Client errors never carry a credential (provider/client/errors.ts).
+    process.stderr.write(
+      `discord-commands import: ${err instanceof Error ? err.message : String(err)}\n`,
+    );
+    process.exitCode = 1;
+  }
+}
