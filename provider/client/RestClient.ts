@@ -198,6 +198,10 @@ export class RestClient {
 
       if (status === 429) {
         const body = parseJson(res.text);
+        // The daily create limit may come as a 429 with a Retry-After of hours: never wait.
+        if (isRecord(body) && body["code"] === DAILY_CREATE_LIMIT_CODE) {
+          throw this.#errorFor(info, res, attempt, mode);
+        }
         const retryAfterMs = retryAfterOf(res, body);
         const global =
           header(res, "x-ratelimit-global") !== undefined ||

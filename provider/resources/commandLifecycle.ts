@@ -8,12 +8,18 @@
  * overwrote it, which is how existing commands come under management).
  */
 import type { WireCommand, WireCommandBody, WireCommandPatch } from "../client";
-import { ServiceApiError, UNKNOWN_COMMAND_CODE } from "../client";
+import {
+  DailyCreateLimitError,
+  RateLimitError,
+  ServiceApiError,
+  UNKNOWN_COMMAND_CODE,
+} from "../client";
 import type { Scope, SchemaIssue } from "../schema";
 import {
   CANONICAL_COMMAND_FIELDS,
   diffCommandFields,
   formatPath,
+  Limits,
   patchBody,
   validateSdkCommand,
   WIRE_TO_SDK_KEYS,
@@ -22,6 +28,7 @@ import {
 import { client, configure, deployment, resolveApplicationId, settings } from "./providerProcess";
 import type { StackConfig } from "./providerProcess";
 import { invalidateScope, scopeCommands } from "./scopeCache";
+import { bulkWrite, CommandGoneError, scopeName } from "./bulkWriter";
 import type { Bag, Path } from "./propertyBags";
 import {
   omit,
@@ -126,11 +133,33 @@ function inputsFromLive(oldInputs: Bag, live: WireCommand, scope: Scope): Bag {
 
 /** An update of a command deleted outside the stack: say what the user can do. */
 function goneOnUpdate(err: unknown, id: string): unknown {
-  if (err instanceof ServiceApiError && err.code === UNKNOWN_COMMAND_CODE) {
+  if (
+    err instanceof CommandGoneError ||
+    (err instanceof ServiceApiError && err.code === UNKNOWN_COMMAND_CODE)
+  ) {
     return new Error(
       `command ${id} no longer exists on the service (deleted outside the stack): ` +
         "run `pulumi refresh` (or `pulumi up --refresh`) and the next `up` creates it again",
     );
+  }
+  return err;
+}
+
+/**
+ * The daily create limit (30034, as a 400 or a 429) fails the write at once: the message
+ * names the scope besides the limit and when it resets (the client's error says those).
+ */
+function inScope(err: unknown, applicationId: string, guildId: string | undefined): unknown {
+  const where = scopeName(applicationId, guildId);
+  if (err instanceof DailyCreateLimitError) {
+    err.message = `${where}: ${err.message}`;
+  } else if (err instanceof RateLimitError && !err.global) {
+    // A create told to wait longer than the client's budget: the daily create limit in
+    // its 429 form (the service sends it without code 30034 too). Waiting would hang.
+    const resets = new Date(Date.now() + err.retryAfterMs).toISOString();
+    err.message =
+      `${where}: ${err.message}; a create asked to wait this long has reached the daily ` +
+      `create limit (${Limits.DAILY_CREATES} per day per scope), which has room again after ${resets}`;
   }
   return err;
 }
@@ -214,11 +243,22 @@ export function commandProvider(scope: Scope): CommandProvider {
       const guildId = guildOf(inputs);
       const body = wireBody(commandArgs(inputs), scope);
       const api = client();
-      const result =
-        guildId === undefined
-          ? await api.createGlobalCommand(applicationId, body)
-          : await api.createGuildCommand(applicationId, guildId, body);
-      invalidateScope(applicationId, guildId);
+      let result: { command: Pick<WireCommand, "id" | "version">; created: boolean };
+      try {
+        if (settings().writeMode === "bulk") {
+          const r = await bulkWrite(applicationId, guildId, { kind: "create", body });
+          if (r.command === undefined) throw new Error("bulk create answered without a command");
+          result = { command: r.command, created: r.created };
+        } else {
+          result =
+            guildId === undefined
+              ? await api.createGlobalCommand(applicationId, body)
+              : await api.createGuildCommand(applicationId, guildId, body);
+          invalidateScope(applicationId, guildId);
+        }
+      } catch (err) {
+        throw inScope(err, applicationId, guildId);
+      }
       deployment.commandWritten(result.command.id);
       return {
         id: result.command.id,
@@ -258,14 +298,19 @@ export function commandProvider(scope: Scope): CommandProvider {
         const patch = patchBody(body, fields) as WireCommandPatch;
         const api = client();
         try {
-          command =
-            guildId === undefined
-              ? await api.editGlobalCommand(applicationId, id, patch)
-              : await api.editGuildCommand(applicationId, guildId, id, patch);
+          if (settings().writeMode === "bulk") {
+            const r = await bulkWrite(applicationId, guildId, { kind: "update", id, body });
+            command = r.command ?? { id, version: String(olds["version"] ?? "") };
+          } else {
+            command =
+              guildId === undefined
+                ? await api.editGlobalCommand(applicationId, id, patch)
+                : await api.editGuildCommand(applicationId, guildId, id, patch);
+            invalidateScope(applicationId, guildId);
+          }
         } catch (err) {
           throw goneOnUpdate(err, id);
         }
-        invalidateScope(applicationId, guildId);
       }
       deployment.commandWritten(id);
       return { outs: outputs(news, applicationId, command, olds["adopted"] === true) };
@@ -283,6 +328,10 @@ export function commandProvider(scope: Scope): CommandProvider {
       // An unknown command (404/10063) is already gone: the client answers false, and
       // the delete is done.
       const api = client();
+      if (settings().writeMode === "bulk") {
+        await bulkWrite(applicationId, guildId, { kind: "delete", id });
+        return;
+      }
       if (guildId === undefined) await api.deleteGlobalCommand(applicationId, id);
       else await api.deleteGuildCommand(applicationId, guildId, id);
       invalidateScope(applicationId, guildId);

@@ -24,10 +24,25 @@ const SETTINGS = [
   { key: "discord:bearerToken", env: "DISCORD_BEARER_TOKEN", option: "bearerToken" },
 ] as const;
 
+/**
+ * How command writes reach the service: `per-command` (the default: one POST, PATCH or
+ * DELETE per resource) or `bulk` (the writes of one deployment to one scope coalesce
+ * into one bulk overwrite PUT that carries every other live command unchanged; see
+ * bulkWriter.ts and the README's "Bulk write mode").
+ */
+export const WRITE_MODES = ["per-command", "bulk"] as const;
+export type WriteMode = (typeof WRITE_MODES)[number];
+const WRITE_MODE = { key: "discord:writeMode", env: "DISCORD_WRITE_MODE" } as const;
+
 export interface ProviderSettings {
   readonly client: ClientConfig;
   /** Default application id for resources that do not name one. */
   readonly applicationId: string | undefined;
+  readonly writeMode: WriteMode;
+}
+
+function isWriteMode(v: string): v is WriteMode {
+  return (WRITE_MODES as readonly string[]).includes(v);
 }
 
 /** Reads the provider's settings: stack config first, then environment variables. */
@@ -43,7 +58,13 @@ export function readSettings(
     if (s.option === undefined) applicationId = value;
     else client[s.option] = value;
   }
-  return { client, applicationId };
+  const mode = config?.get(WRITE_MODE.key) ?? env[WRITE_MODE.env] ?? "";
+  if (mode !== "" && !isWriteMode(mode)) {
+    throw new ConfigurationError(
+      `${WRITE_MODE.key} (or ${WRITE_MODE.env}) must be one of ${WRITE_MODES.join(", ")}, not ${JSON.stringify(mode)}`,
+    );
+  }
+  return { client, applicationId, writeMode: mode === "" ? "per-command" : mode };
 }
 
 interface ProcessState {
