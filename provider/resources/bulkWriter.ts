@@ -222,6 +222,14 @@ async function runBatch(queue: ScopeQueue, batch: Pending[]): Promise<void> {
       if (entry !== undefined && entry.waiting.length === 0) removed.add(p.op.id);
     }
     const list = entries.filter((e) => e.id === undefined || !removed.has(e.id));
+    if (removed.size === 0 && list.every((e) => e.waiting.length === 0)) {
+      // Nothing left to write (every operation failed, or deletes of commands already gone).
+      for (const p of deletes) {
+        settled.add(p);
+        p.resolve({ command: undefined, created: false });
+      }
+      return;
+    }
 
     const where: Where = `${scope}:bulk`;
     const bodies = list.map((e) => bulkBody(e, scope, where)) as WireCommandBody[];

@@ -214,9 +214,7 @@ describe("bulk write mode", () => {
   test("the guild bulk body carries no nsfw (spec table): a PATCH restores it after the PUT", async () => {
     await bulkDeployment();
     emu.control.resetLog();
-    const result = await guildProvider.create(
-      guildInputs(emu, slashArgs("adult", { nsfw: true })),
-    );
+    const result = await guildProvider.create(guildInputs(emu, slashArgs("adult", { nsfw: true })));
     expect(requests(emu, "PUT").length).toBe(1);
     expect(requests(emu, "PATCH").length).toBe(1);
     const live = liveGuild().get(result.id);
@@ -246,5 +244,76 @@ describe("bulk write mode", () => {
       expect(message).toMatch(/try again (after|within)/);
     }
     expect(liveGuild()).toEqual(before);
+  });
+});
+
+describe("the daily create limit (30034) fails a create at once, naming the scope, the limit and the reset", () => {
+  const forms = [
+    { status: 400 as const, mode: "per-command" },
+    { status: 429 as const, mode: "per-command" },
+    { status: 400 as const, mode: "bulk" },
+    { status: 429 as const, mode: "bulk" },
+  ];
+  test.each(forms)("30034 as a $status, $mode mode", async ({ status, mode }) => {
+    await emu.close();
+    emu = await setup({ config: { dailyCreateLimit: 1, dailyCreateLimitStatus: status } });
+    api = new Api(emu);
+    resetBulkWriter();
+    await configureAll(emu, { "discord:writeMode": mode });
+    await guildProvider.create(guildInputs(emu, slashArgs("first")));
+    const started = Date.now();
+    const err = await rejection(guildProvider.create(guildInputs(emu, slashArgs("second"))));
+    expect(Date.now() - started).toBeLessThan(5_000); // no wait on a Retry-After of hours
+    expect(err).toBeInstanceOf(DailyCreateLimitError);
+    const message = (err as Error).message;
+    expect(message).toContain(`guild ${emu.guildId}`);
+    expect(message).toContain(`failed with ${status}`);
+    expect(message).toContain("(code 30034)");
+    expect(message).toContain("200 creates per day");
+    if (status === 429) {
+      // The 429 says when the budget has room again: 24 h after the first create.
+      const retryAt = (err as DailyCreateLimitError).retryAt;
+      expect(retryAt).toBeDefined();
+      expect(Math.abs((retryAt?.getTime() ?? 0) - (started + 86_400_000))).toBeLessThan(60_000);
+      expect(message).toContain(`try again after ${retryAt?.toISOString().slice(0, 13)}`);
+    }
+    expect(
+      requests(emu, undefined, "createGuildCommand").length + requests(emu, "PUT").length,
+    ).toBe(2); // one write each, never retried
+  });
+
+  test("a 429 on a create whose Retry-After is past the client's wait budget fails at once and says why", async () => {
+    await emu.close();
+    emu = await setup();
+    api = new Api(emu);
+    await configureAll(emu);
+    emu.control.setFaults({
+      rules: [
+        { route: "createGuildCommand", action: { type: "rate_limit", retryAfterMs: 600_000 } },
+      ],
+    });
+    const started = Date.now();
+    const err = await rejection(guildProvider.create(guildInputs(emu, slashArgs("late"))));
+    emu.control.clearFaults();
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const message = (err as Error).message;
+    expect(message).toContain(`guild ${emu.guildId}`);
+    expect(message).toContain("daily create limit (200 per day per scope)");
+    expect(message).toMatch(/room again after \d{4}-\d\d-\d\dT/);
+  });
+});
+
+describe("bulk mode, an update of a command deleted outside the stack", () => {
+  test("says to refresh, and writes nothing", async () => {
+    await bulkDeployment();
+    const a = await guildProvider.create(guildInputs(emu, slashArgs("gone")));
+    emu.control.deleteCommand(a.id);
+    await configureAll(emu, { "discord:writeMode": "bulk" });
+    emu.control.resetLog();
+    const err = await rejection(
+      guildProvider.update(a.id, a.outs, guildInputs(emu, slashArgs("gone", { description: "x" }))),
+    );
+    expect(String(err)).toContain("pulumi refresh");
+    expect(writes(emu).length).toBe(0);
   });
 });
