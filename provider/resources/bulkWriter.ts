@@ -27,6 +27,7 @@
  * Failure: when the PUT fails, every operation of the batch fails with the service's
  * error (the PUT is all or nothing on the service; the engine records none of them).
  */
+import * as fs from "node:fs";
 import type { WireCommand, WireCommandBody, WireCommandPatch } from "../client";
 import type { CanonicalCommandField, CommandField, Scope, Where } from "../schema";
 import {
@@ -166,10 +167,19 @@ async function runBatch(queue: ScopeQueue, batch: Pending[]): Promise<void> {
   stats.operations += batch.length;
   stats.largestBatch = Math.max(stats.largestBatch, batch.length);
   const arrivals = batch.map((p) => p.arrivedAt);
-  stats.largestArrivalSpreadMs = Math.max(
-    stats.largestArrivalSpreadMs,
-    Math.max(...arrivals) - Math.min(...arrivals),
-  );
+  const spreadMs = Math.max(...arrivals) - Math.min(...arrivals);
+  stats.largestArrivalSpreadMs = Math.max(stats.largestArrivalSpreadMs, spreadMs);
+  const logFile = process.env["DISCORD_BULK_LOG"];
+  if (logFile !== undefined && logFile !== "") {
+    // One JSON line per batch (no ids, no credentials): how the window and the engine's
+    // parallel slots shape the batches (the bench reads it).
+    const line = {
+      scope: guildId === undefined ? "global" : "guild",
+      size: batch.length,
+      spreadMs,
+    };
+    fs.appendFileSync(logFile, `${JSON.stringify(line)}\n`);
+  }
 
   const settled = new Set<Pending>();
   const fail = (p: Pending, error: unknown): void => {

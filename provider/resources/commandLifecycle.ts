@@ -29,6 +29,7 @@ import { client, configure, deployment, resolveApplicationId, settings } from ".
 import type { StackConfig } from "./providerProcess";
 import { invalidateScope, scopeCommands } from "./scopeCache";
 import { bulkWrite, CommandGoneError, scopeName } from "./bulkWriter";
+import { createProblems, replacementNeedsRoom } from "./scopeLimits";
 import type { Bag, Path } from "./propertyBags";
 import {
   omit,
@@ -184,12 +185,56 @@ export function commandProvider(scope: Scope): CommandProvider {
     };
   }
 
+  /** Where a command of these inputs lives and what it is called; undefined while unknown. */
+  function identity(
+    bag: Bag,
+  ):
+    { applicationId: string; guildId: string | undefined; type: number; name: string } | undefined {
+    const known = (v: unknown): v is string => typeof v === "string" && v !== UNKNOWN;
+    const applicationId = bag["applicationId"] ?? settings().applicationId;
+    const guildId = bag["guildId"];
+    const type = bag["type"] ?? 1;
+    const name = bag["name"];
+    if (!known(applicationId) || !known(name) || typeof type !== "number") return undefined;
+    if (scope === "guild" && !known(guildId)) return undefined;
+    return {
+      applicationId,
+      guildId: scope === "guild" ? (guildId as string) : undefined,
+      type,
+      name,
+    };
+  }
+
+  /** Whether a replacement must delete the old command first (scopeLimits.ts). */
+  async function needsRoom(news: Bag): Promise<boolean> {
+    const c = identity(news);
+    if (c === undefined) return false;
+    try {
+      return await replacementNeedsRoom(c.applicationId, c.guildId, c.type, c.name);
+    } catch {
+      return false; // the scope cannot be read: the create will say why, in the service's words
+    }
+  }
+
+  /** A new resource: the limits its create would meet (scopeLimits.ts). */
+  async function limitFailures(inputs: Bag): Promise<CheckFailure[]> {
+    const c = identity(inputs);
+    if (c === undefined) return [];
+    let problems: string[];
+    try {
+      problems = await createProblems(c.applicationId, c.guildId, c.type, c.name);
+    } catch {
+      return []; // the scope cannot be read (no credentials at preview?): the create will tell
+    }
+    return problems.map((reason) => ({ property: "name", reason }));
+  }
+
   return {
     async configure(req) {
       configure(req.config);
     },
 
-    async check(_olds, news) {
+    async check(olds, news) {
       const inputs: Bag = omit(news, [PROGRAM_PROBLEMS_KEY]);
       const failures: CheckFailure[] = [];
       const problems = news[PROGRAM_PROBLEMS_KEY];
@@ -216,10 +261,13 @@ export function commandProvider(scope: Scope): CommandProvider {
         }
       }
       failures.push(...validateArgs(commandArgs(inputs), scope).failures);
+      if (failures.length === 0 && Object.keys(olds).length === 0) {
+        failures.push(...(await limitFailures(inputs)));
+      }
       return { inputs, failures };
     },
 
-    async diff(_id, olds, news) {
+    async diff(id, olds, news) {
       const replaces: string[] = [];
       for (const key of REPLACE_KEYS) {
         const before = olds[key] ?? (key === "type" ? 1 : undefined);
@@ -235,7 +283,10 @@ export function commandProvider(scope: Scope): CommandProvider {
         const prev = validateSdkCommand(commandArgs(olds), { scope });
         changes ||= !prev.ok || diffCommandFields(next, prev.value).length > 0;
       }
-      return { changes, replaces, deleteBeforeReplace: false };
+      // Deleting first frees room only in the same scope (a rename or a type change).
+      const sameScope = !replaces.includes("applicationId") && !replaces.includes("guildId");
+      const deleteBeforeReplace = replaces.length > 0 && sameScope && (await needsRoom(news));
+      return { changes, replaces, deleteBeforeReplace };
     },
 
     async create(inputs) {

@@ -74,6 +74,8 @@ interface ProcessState {
   readonly writtenCommandIds: Set<string>;
   /** Command ids whose permissions a create or update of this deployment wrote. */
   readonly writtenPermissionIds: Set<string>;
+  /** Per (application, scope, type): names this deployment's creates and renames add. */
+  readonly plannedNames: Map<string, Set<string>>;
 }
 
 // One state per process, shared by the three providers even if their modules are loaded
@@ -88,6 +90,7 @@ function state(): ProcessState {
     client: undefined,
     writtenCommandIds: new Set(),
     writtenPermissionIds: new Set(),
+    plannedNames: new Map(),
   };
   return g[STATE_KEY];
 }
@@ -141,6 +144,17 @@ export const deployment = {
   arePermissionsLive(commandId: string): boolean {
     return state().writtenPermissionIds.has(commandId);
   },
+  /** Notes that a create or rename of this deployment adds `name` under `key`; returns all. */
+  planName(key: string, name: string): ReadonlySet<string> {
+    const planned = state().plannedNames;
+    const set = planned.get(key) ?? new Set<string>();
+    set.add(name);
+    planned.set(key, set);
+    return set;
+  },
+  plannedCount(key: string): number {
+    return state().plannedNames.get(key)?.size ?? 0;
+  },
 };
 
 /** For tests that run several deployments in one process. */
@@ -151,4 +165,5 @@ export function resetProcessState(): void {
   s.settings = undefined;
   s.writtenCommandIds.clear();
   s.writtenPermissionIds.clear();
+  s.plannedNames.clear();
 }
