@@ -239,6 +239,16 @@ export class RestClient {
     }
   }
 
+  /**
+   * How long a request on this route would wait for the rate limits now (0: it would go
+   * at once). Lets a caller that can still add to a request (a bulk overwrite) wait first.
+   */
+  rateLimitWaitMs(def: RouteDef, params: RouteParams): number {
+    const globalMs = this.#limiter.globalWaitMs();
+    if (globalMs > 0) return globalMs;
+    return this.#limiter.queueFor(def, params).waitMs(this.#options.now());
+  }
+
   /** Waits for the global pause and the bucket; returns the time waited. */
   async #waitForRateLimits(
     info: RequestInfo,

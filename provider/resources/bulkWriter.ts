@@ -38,6 +38,7 @@ import {
   diffCommandFields,
   patchBody,
 } from "../schema";
+import { Routes } from "../routes";
 import { client } from "./providerProcess";
 import { invalidateScope, primeScope, scopeCommands } from "./scopeCache";
 
@@ -139,7 +140,8 @@ export function bulkWrite(
     if (queue.scheduled) return;
     queue.scheduled = true;
     setTimeout(() => {
-      queue.tail = queue.tail.then(() => {
+      queue.tail = queue.tail.then(async () => {
+        await roomForPut(queue);
         queue.scheduled = false;
         const batch = queue.pending.splice(0);
         return batch.length === 0 ? undefined : runBatch(queue, batch);
@@ -147,6 +149,31 @@ export function bulkWrite(
     }, bulkWindowMs());
   });
 }
+
+/**
+ * Waits while the scope's PUT would wait for its rate limit anyway: the batch stays open
+ * meanwhile, so operations that arrive then go in this PUT rather than the next one.
+ * (A wait past the client's budget is left to the client, which fails the PUT.)
+ */
+async function roomForPut(queue: ScopeQueue): Promise<void> {
+  const rest = client().rest;
+  const route =
+    queue.guildId === undefined
+      ? Routes.bulkOverwriteGlobalCommands
+      : Routes.bulkOverwriteGuildCommands;
+  const params: Record<string, string> = { applicationId: queue.applicationId };
+  if (queue.guildId !== undefined) params["guildId"] = queue.guildId;
+  for (let waited = 0; waited < MAX_HOLD_MS;) {
+    const ms = rest.rateLimitWaitMs(route, params);
+    if (ms <= 0) return;
+    const step = Math.min(ms, MAX_HOLD_MS - waited);
+    await new Promise((resolve) => setTimeout(resolve, step));
+    waited += step;
+  }
+}
+
+/** Longest a batch is held open for the rate limit. */
+const MAX_HOLD_MS = 30_000;
 
 /** One command of the list the PUT sends. */
 interface Entry {

@@ -9,14 +9,7 @@ import { formatPath, toSdkPath, validateSdkCommand, wireToSdk } from "../../prov
 import { Api, rec } from "../emulator/helpers";
 import { scopeCorpus } from "./corpus";
 import type { Bag } from "./helpers";
-import {
-  configureAll,
-  declared,
-  globalProvider,
-  guildProvider,
-  setup,
-  teardown,
-} from "./helpers";
+import { configureAll, declared, globalProvider, guildProvider, setup, teardown } from "./helpers";
 
 let emu: RunningEmulator;
 let api: Api;
