@@ -76,6 +76,8 @@ interface ProcessState {
   readonly writtenPermissionIds: Set<string>;
   /** Per (application, scope, type): names this deployment's creates and renames add. */
   readonly plannedNames: Map<string, Set<string>>;
+  /** (application, scope, type, name) of the new commands of this deployment's replacements. */
+  readonly replacements: Set<string>;
 }
 
 // One state per process, shared by the three providers even if their modules are loaded
@@ -91,6 +93,7 @@ function state(): ProcessState {
     writtenCommandIds: new Set(),
     writtenPermissionIds: new Set(),
     plannedNames: new Map(),
+    replacements: new Set(),
   };
   return g[STATE_KEY];
 }
@@ -152,6 +155,16 @@ export const deployment = {
     planned.set(key, set);
     return set;
   },
+  /** A replacement that deletes first adds nothing: its name leaves the plan. */
+  unplanName(key: string, name: string): void {
+    state().plannedNames.get(key)?.delete(name);
+  },
+  replacing(key: string): void {
+    state().replacements.add(key);
+  },
+  isReplacement(key: string): boolean {
+    return state().replacements.has(key);
+  },
   plannedCount(key: string): number {
     return state().plannedNames.get(key)?.size ?? 0;
   },
@@ -166,4 +179,5 @@ export function resetProcessState(): void {
   s.writtenCommandIds.clear();
   s.writtenPermissionIds.clear();
   s.plannedNames.clear();
+  s.replacements.clear();
 }

@@ -18,7 +18,9 @@
  *   that to one guild.
  *
  * A name counts once however often it is planned (a preview and an `up` in one process,
- * or a check after its own create), and names live already never count.
+ * or a check after its own create), and names live already never count. A replacement's
+ * new command is checked by the engine as a new resource after its diff: it is counted
+ * by the diff only, and not at all when it deletes first (no net addition).
  */
 import type { WireCommand } from "../client";
 import { commandsPerScope, CommandType, Limits } from "../schema";
@@ -66,8 +68,13 @@ export async function replacementNeedsRoom(
   type: number,
   name: string,
 ): Promise<boolean> {
+  const key = `${applicationId}/${guildId ?? "global"}/${type}`;
+  deployment.replacing(`${key}/${name}`);
   const p = await plan(applicationId, guildId, type, name);
-  return !p.isLive && p.countAfter > p.limit;
+  const deleteFirst = !p.isLive && p.countAfter > p.limit;
+  // Deleted first, the old command makes room for the new one: no net addition.
+  if (deleteFirst) deployment.unplanName(key, name);
+  return deleteFirst;
 }
 
 /** Names this deployment adds to a guild (daily creates), per guild key. */
@@ -86,6 +93,11 @@ export async function createProblems(
   type: number,
   name: string,
 ): Promise<string[]> {
+  // The engine checks a replacement's new command again, as a new resource: its diff
+  // has planned it already (and made room for it).
+  if (deployment.isReplacement(`${applicationId}/${guildId ?? "global"}/${type}/${name}`)) {
+    return [];
+  }
   const p = await plan(applicationId, guildId, type, name);
   if (p.isLive) return []; // an upsert onto a live command: no addition, no create counted
   const where = scopeName(applicationId, guildId);

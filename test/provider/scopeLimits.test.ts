@@ -110,6 +110,12 @@ describe("diff of a rename", () => {
     const d = await guildProvider.diff("1", olds, guildInputs(emu, slashArgs("renamed")));
     expect(d.replaces).toEqual(["name"]);
     expect(d.deleteBeforeReplace).toBe(true);
+    // The engine then checks the new command as a new resource: it fits (the old goes first).
+    const recheck = await guildProvider.check({}, guildInputs(emu, slashArgs("renamed")));
+    expect(recheck.failures).toEqual([]);
+    // A brand-new command still does not.
+    const other = await guildProvider.check({}, guildInputs(emu, slashArgs("brand-new")));
+    expect(other.failures[0]?.reason).toContain("would hold 101");
   });
 
   test("with room, or onto a live name (a swap): create before delete", async () => {
