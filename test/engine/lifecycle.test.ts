@@ -262,8 +262,16 @@ describe("engine lifecycle: up, no-change preview, drift, recreate, destroy", ()
     expect(livePermissions(emu, IDS.application)).toEqual(APP_PERMISSIONS);
     expect((await prog.outputs())["banId"]).toBe(ban.id);
 
-    // Exactly one create per command and one PUT per permissions object; no reads.
-    expect(requests(emu).filter((r) => r.startsWith("GET"))).toEqual([]);
+    // Exactly one create per command and one PUT per permissions object; one list GET
+    // per scope with creates (check counts the live commands against the limits).
+    expect(
+      requests(emu)
+        .filter((r) => r.startsWith("GET"))
+        .sort(),
+    ).toEqual([
+      "GET listGlobalCommands commands 200",
+      `GET listGuildCommands guild:${G} commands 200`,
+    ]);
     expect(writes(emu)).toEqual(
       [
         "POST createGlobalCommand commands 201",
