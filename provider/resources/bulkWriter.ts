@@ -16,7 +16,7 @@
  * Batching: the engine runs resource operations in parallel slots (`--parallel`, by
  * default 4 per CPU: 8 on a 2-core machine) and an operation holds its slot until it
  * resolves, so at most that many operations can wait for one PUT; `pulumi up --parallel
- * 100` lets one PUT carry a whole scope. A batch closes `DISCORD_BULK_WINDOW_MS` (default
+ * 100` lets one PUT carry a whole scope. A batch closes `discord:bulkWindowMs` (default
  * 200 ms) after its first operation arrived, and stays open longer while the scope's PUT
  * would wait on its rate limit anyway; operations that arrive after it closed join the
  * next batch. PUTs of one scope never overlap, because each one's list is built from the
@@ -43,7 +43,7 @@ import {
   patchBody,
 } from "../schema";
 import { Routes } from "../routes";
-import { client } from "./providerProcess";
+import { client, settings } from "./providerProcess";
 import { invalidateScope, primeScope, scopeCommands } from "./scopeCache";
 
 export type BulkOperation =
@@ -117,14 +117,6 @@ export function resetBulkWriter(): void {
   shared().stats = emptyStats();
 }
 
-/** The batching window, ms (`DISCORD_BULK_WINDOW_MS`, default 200; see the README). */
-export function bulkWindowMs(): number {
-  const raw = Number(process.env["DISCORD_BULK_WINDOW_MS"]);
-  return process.env["DISCORD_BULK_WINDOW_MS"] !== undefined && Number.isFinite(raw) && raw >= 0
-    ? raw
-    : 200;
-}
-
 /** Queues one operation for its scope's next bulk overwrite; resolves when that PUT is done. */
 export function bulkWrite(
   applicationId: string,
@@ -150,7 +142,7 @@ export function bulkWrite(
         const batch = queue.pending.splice(0);
         return batch.length === 0 ? undefined : runBatch(queue, batch);
       });
-    }, bulkWindowMs());
+    }, settings().bulkWindowMs);
   });
 }
 

@@ -206,11 +206,11 @@ export function commandProvider(scope: Scope): CommandProvider {
   }
 
   /** Whether a replacement must delete the old command first (scopeLimits.ts). */
-  async function needsRoom(news: Bag): Promise<boolean> {
+  async function needsRoom(id: string, news: Bag): Promise<boolean> {
     const c = identity(news);
     if (c === undefined) return false;
     try {
-      return await replacementNeedsRoom(c.applicationId, c.guildId, c.type, c.name);
+      return await replacementNeedsRoom(id, c.applicationId, c.guildId, c.type, c.name);
     } catch {
       return false; // the scope cannot be read: the create will say why, in the service's words
     }
@@ -285,7 +285,7 @@ export function commandProvider(scope: Scope): CommandProvider {
       }
       // Deleting first frees room only in the same scope (a rename or a type change).
       const sameScope = !replaces.includes("applicationId") && !replaces.includes("guildId");
-      const deleteBeforeReplace = replaces.length > 0 && sameScope && (await needsRoom(news));
+      const deleteBeforeReplace = replaces.length > 0 && sameScope && (await needsRoom(id, news));
       return { changes, replaces, deleteBeforeReplace };
     },
 

@@ -22,6 +22,8 @@ const SETTINGS = [
   { key: "discord:clientId", env: "DISCORD_CLIENT_ID", option: "clientId" },
   { key: "discord:clientSecret", env: "DISCORD_CLIENT_SECRET", option: "clientSecret" },
   { key: "discord:bearerToken", env: "DISCORD_BEARER_TOKEN", option: "bearerToken" },
+  { key: "discord:readCacheMs", env: "DISCORD_READ_CACHE_MS", option: undefined },
+  { key: "discord:bulkWindowMs", env: "DISCORD_BULK_WINDOW_MS", option: undefined },
 ] as const;
 
 /**
@@ -33,12 +35,20 @@ const SETTINGS = [
 export const WRITE_MODES = ["per-command", "bulk"] as const;
 export type WriteMode = (typeof WRITE_MODES)[number];
 const WRITE_MODE = { key: "discord:writeMode", env: "DISCORD_WRITE_MODE" } as const;
+/** How long a finished scope list is reused (see scopeCache.ts) unless configured. */
+const DEFAULT_READ_CACHE_MS = 10_000;
+/** How long a bulk batch collects operations (see bulkWriter.ts) unless configured. */
+const DEFAULT_BULK_WINDOW_MS = 200;
 
 export interface ProviderSettings {
   readonly client: ClientConfig;
   /** Default application id for resources that do not name one. */
   readonly applicationId: string | undefined;
   readonly writeMode: WriteMode;
+  /** How long a finished scope list is reused, in milliseconds. */
+  readonly readCacheMs: number;
+  /** How long a bulk batch collects operations, in milliseconds. */
+  readonly bulkWindowMs: number;
 }
 
 function isWriteMode(v: string): v is WriteMode {
@@ -52,11 +62,15 @@ export function readSettings(
 ): ProviderSettings {
   const client: ClientConfig = {};
   let applicationId: string | undefined;
+  let readCacheMs = DEFAULT_READ_CACHE_MS;
+  let bulkWindowMs = DEFAULT_BULK_WINDOW_MS;
   for (const s of SETTINGS) {
     const value = config?.get(s.key) ?? env[s.env];
     if (value === undefined || value === "") continue;
-    if (s.option === undefined) applicationId = value;
-    else client[s.option] = value;
+    if (s.option !== undefined) client[s.option] = value;
+    else if (s.key === "discord:applicationId") applicationId = value;
+    else if (s.key === "discord:readCacheMs") readCacheMs = nonNegativeMs(s.key, value);
+    else bulkWindowMs = nonNegativeMs(s.key, value);
   }
   const mode = config?.get(WRITE_MODE.key) ?? env[WRITE_MODE.env] ?? "";
   if (mode !== "" && !isWriteMode(mode)) {
@@ -64,7 +78,21 @@ export function readSettings(
       `${WRITE_MODE.key} (or ${WRITE_MODE.env}) must be one of ${WRITE_MODES.join(", ")}, not ${JSON.stringify(mode)}`,
     );
   }
-  return { client, applicationId, writeMode: mode === "" ? "per-command" : mode };
+  return {
+    client,
+    applicationId,
+    readCacheMs,
+    bulkWindowMs,
+    writeMode: mode === "" ? "per-command" : mode,
+  };
+}
+
+function nonNegativeMs(key: string, value: string): number {
+  const ms = Number(value);
+  if (!Number.isFinite(ms) || ms < 0) {
+    throw new ConfigurationError(`${key} must be a number of milliseconds >= 0, not "${value}"`);
+  }
+  return ms;
 }
 
 interface ProcessState {
@@ -78,6 +106,8 @@ interface ProcessState {
   readonly plannedNames: Map<string, Set<string>>;
   /** (application, scope, type, name) of the new commands of this deployment's replacements. */
   readonly replacements: Set<string>;
+  /** Per (application, scope, type): old command ids that replacements delete first. */
+  readonly deletedFirst: Map<string, Set<string>>;
 }
 
 // One state per process, shared by the three providers even if their modules are loaded
@@ -94,6 +124,7 @@ function state(): ProcessState {
     writtenPermissionIds: new Set(),
     plannedNames: new Map(),
     replacements: new Set(),
+    deletedFirst: new Map(),
   };
   return g[STATE_KEY];
 }
@@ -155,9 +186,15 @@ export const deployment = {
     planned.set(key, set);
     return set;
   },
-  /** A replacement that deletes first adds nothing: its name leaves the plan. */
-  unplanName(key: string, name: string): void {
-    state().plannedNames.get(key)?.delete(name);
+  /** A replacement that deletes its old command (`id`) first. */
+  deleteFirst(key: string, id: string): void {
+    const map = state().deletedFirst;
+    const set = map.get(key) ?? new Set<string>();
+    set.add(id);
+    map.set(key, set);
+  },
+  deletedFirst(key: string): ReadonlySet<string> {
+    return state().deletedFirst.get(key) ?? new Set();
   },
   replacing(key: string): void {
     state().replacements.add(key);
@@ -180,4 +217,5 @@ export function resetProcessState(): void {
   s.writtenPermissionIds.clear();
   s.plannedNames.clear();
   s.replacements.clear();
+  s.deletedFirst.clear();
 }

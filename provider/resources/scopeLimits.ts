@@ -20,7 +20,9 @@
  * A name counts once however often it is planned (a preview and an `up` in one process,
  * or a check after its own create), and names live already never count. A replacement's
  * new command is checked by the engine as a new resource after its diff: it is counted
- * by the diff only, and not at all when it deletes first (no net addition).
+ * by the diff only. A replacement that deletes first counts its name as an addition and
+ * its old command as leaving, so diffs that run while some replacements have deleted and
+ * not yet created (the engine interleaves them) still see the count they will reach.
  */
 import type { WireCommand } from "../client";
 import { commandsPerScope, CommandType, Limits } from "../schema";
@@ -53,16 +55,20 @@ async function plan(
   const live = all.filter((c) => (c.type ?? 1) === type);
   const liveNames = new Set(live.map((c) => c.name));
   const isLive = liveNames.has(name);
-  const planned = isLive
-    ? new Set<string>()
-    : deployment.planName(`${applicationId}/${guildId ?? "global"}/${type}`, name);
+  const key = `${applicationId}/${guildId ?? "global"}/${type}`;
+  const planned = isLive ? new Set<string>() : deployment.planName(key, name);
   let added = 0;
   for (const n of planned) if (!liveNames.has(n)) added++;
-  return { live, isLive, countAfter: live.length + added, limit };
+  // Old commands that replacements delete before their create, and are still live.
+  let leaving = 0;
+  const liveIds = new Set(live.map((c) => c.id));
+  for (const id of deployment.deletedFirst(key)) if (liveIds.has(id)) leaving++;
+  return { live, isLive, countAfter: live.length + added - leaving, limit };
 }
 
 /** True when replacing a command by one of `type` and `name` must delete the old one first. */
 export async function replacementNeedsRoom(
+  oldId: string,
   applicationId: string,
   guildId: string | undefined,
   type: number,
@@ -72,8 +78,9 @@ export async function replacementNeedsRoom(
   deployment.replacing(`${key}/${name}`);
   const p = await plan(applicationId, guildId, type, name);
   const deleteFirst = !p.isLive && p.countAfter > p.limit;
-  // Deleted first, the old command makes room for the new one: no net addition.
-  if (deleteFirst) deployment.unplanName(key, name);
+  // Deleted first, the old command makes room for the new one (net nothing once both ran;
+  // until then, the name counts as an addition and the old command as leaving).
+  if (deleteFirst) deployment.deleteFirst(key, oldId);
   return deleteFirst;
 }
 

@@ -6,6 +6,7 @@
  */
 import type { RunningEmulator } from "../../emulator";
 import { Api } from "../emulator/helpers";
+import { clearScopeCaches } from "../../provider/resources/scopeCache";
 import {
   configureAll,
   guildInputs,
@@ -107,7 +108,8 @@ describe("diff of a rename", () => {
   test("in a full scope: delete before replace", async () => {
     await fill(100);
     const olds = guildInputs(emu, slashArgs("cmd3"));
-    const d = await guildProvider.diff("1", olds, guildInputs(emu, slashArgs("renamed")));
+    const id = String(emu.control.commands().find((c) => c["name"] === "cmd3")?.["id"]);
+    const d = await guildProvider.diff(id, olds, guildInputs(emu, slashArgs("renamed")));
     expect(d.replaces).toEqual(["name"]);
     expect(d.deleteBeforeReplace).toBe(true);
     // The engine then checks the new command as a new resource: it fits (the old goes first).
@@ -116,6 +118,26 @@ describe("diff of a rename", () => {
     // A brand-new command still does not.
     const other = await guildProvider.check({}, guildInputs(emu, slashArgs("brand-new")));
     expect(other.failures[0]?.reason).toContain("would hold 101");
+  });
+
+  test("a diff that runs after other renames deleted their old commands, before they created, still deletes first", async () => {
+    await fill(100);
+    const idOf = (name: string): string =>
+      String(emu.control.commands().find((c) => c["name"] === name)?.["id"]);
+    const rename = (from: string, to: string) =>
+      guildProvider.diff(
+        idOf(from),
+        guildInputs(emu, slashArgs(from)),
+        guildInputs(emu, slashArgs(to)),
+      );
+    expect((await rename("cmd1", "n1")).deleteBeforeReplace).toBe(true);
+    expect((await rename("cmd2", "n2")).deleteBeforeReplace).toBe(true);
+    // The engine deleted both old commands; their creates have not run yet.
+    emu.control.deleteCommand(idOf("cmd1"));
+    emu.control.deleteCommand(idOf("cmd2"));
+    clearScopeCaches();
+    // 98 live, but n1 and n2 are coming back: a third rename must delete first too.
+    expect((await rename("cmd3", "n3")).deleteBeforeReplace).toBe(true);
   });
 
   test("with room, or onto a live name (a swap): create before delete", async () => {
