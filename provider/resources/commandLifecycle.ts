@@ -159,7 +159,7 @@ function inScope(err: unknown, applicationId: string, guildId: string | undefine
     // its 429 form (the service sends it without code 30034 too). Waiting would hang.
     const resets = new Date(Date.now() + err.retryAfterMs).toISOString();
     err.message =
-      `${where}: ${err.message}; a create asked to wait this long has reached the daily ` +
+      `${where}: ${err.message}; a create asked to wait this long has most likely reached the daily ` +
       `create limit (${Limits.DAILY_CREATES} per day per scope), which has room again after ${resets}`;
   }
   return err;
