@@ -6,7 +6,7 @@
  * Credentials live only here, in memory: never in a resource's inputs or outputs, never
  * in the serialized provider, never in an error or log line.
  */
-import type { CommandsApi, ClientConfig } from "../client";
+import type { CommandsApi, ClientConfig, WireCommand } from "../client";
 import { ConfigurationError, createCommandsClient } from "../client";
 
 /** The subset of Pulumi's dynamic `ConfigureRequest` we read: namespaced stack config. */
@@ -108,6 +108,8 @@ interface ProcessState {
   readonly replacements: Set<string>;
   /** Per (application, scope, type): old command ids that replacements delete first. */
   readonly deletedFirst: Map<string, Set<string>>;
+  /** Per (application, scope): the list the limit checks of this deployment count from. */
+  readonly limitLists: Map<string, Promise<readonly WireCommand[]>>;
 }
 
 // One state per process, shared by the three providers even if their modules are loaded
@@ -125,6 +127,7 @@ function state(): ProcessState {
     plannedNames: new Map(),
     replacements: new Set(),
     deletedFirst: new Map(),
+    limitLists: new Map(),
   };
   return g[STATE_KEY];
 }
@@ -193,6 +196,24 @@ export const deployment = {
     set.add(id);
     map.set(key, set);
   },
+  /**
+   * The scope's list as the deployment's first limit check read it: later checks count
+   * from the same list plus what the deployment plans, so they agree however the engine
+   * interleaves them with writes. A failed read is not kept.
+   */
+  limitList(
+    key: string,
+    load: () => Promise<readonly WireCommand[]>,
+  ): Promise<readonly WireCommand[]> {
+    const lists = state().limitLists;
+    let list = lists.get(key);
+    if (list === undefined) {
+      list = load();
+      lists.set(key, list);
+      list.catch(() => lists.delete(key));
+    }
+    return list;
+  },
   deletedFirst(key: string): ReadonlySet<string> {
     return state().deletedFirst.get(key) ?? new Set();
   },
@@ -218,4 +239,5 @@ export function resetProcessState(): void {
   s.plannedNames.clear();
   s.replacements.clear();
   s.deletedFirst.clear();
+  s.limitLists.clear();
 }

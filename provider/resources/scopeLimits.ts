@@ -17,6 +17,11 @@
  * - Daily creates (200 per guild): `check` fails when one deployment adds more names than
  *   that to one guild.
  *
+ * Every check of a deployment counts from the first list it read of the scope (one GET
+ * per scope and deployment, shared with refresh and bulk writes through the scope cache),
+ * plus what the deployment plans: the count each one sees is the one the deployment ends
+ * with, whatever the engine has written meanwhile.
+ *
  * A name counts once however often it is planned (a preview and an `up` in one process,
  * or a check after its own create), and names live already never count. A replacement's
  * new command is checked by the engine as a new resource after its diff: it is counted
@@ -51,7 +56,9 @@ async function plan(
   name: string,
 ): Promise<Plan> {
   const limit = commandsPerScope(type, guildId === undefined ? "global" : "guild");
-  const all = [...(await scopeCommands(applicationId, guildId)).values()];
+  const all = await deployment.limitList(`${applicationId}/${guildId ?? "global"}`, async () => [
+    ...(await scopeCommands(applicationId, guildId)).values(),
+  ]);
   const live = all.filter((c) => (c.type ?? 1) === type);
   const liveNames = new Set(live.map((c) => c.name));
   const isLive = liveNames.has(name);
