@@ -400,11 +400,9 @@ describe("engine lifecycle: up, no-change preview, drift, recreate, destroy", ()
     expect((await prog.outputs())["banId"]).toBe(recreated.id);
     // Refresh: the three lists, then the permissions object that is not in its list: the
     // command is gone (404), so the permissions resource is dropped and created again.
-    expect(
-      requests(emu)
-        .filter((r) => r.startsWith("GET"))
-        .sort(),
-    ).toEqual(
+    // The recreated command's check reads the guild's list too (the limits), from the
+    // refresh's copy unless that is older than discord:readCacheMs (a slow machine).
+    expect([...new Set(requests(emu).filter((r) => r.startsWith("GET")))].sort()).toEqual(
       [
         "GET listGlobalCommands commands 200",
         `GET listGuildCommands guild:${G} commands 200`,
