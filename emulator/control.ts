@@ -18,6 +18,7 @@
  * | GET    /__emulator/clock, POST /__emulator/clock/advance  | `{ms}` or `{seconds}` forward          |
  * | PUT    /__emulator/applications/{id}/activities           | `{enabled}`: Activities on or off      |
  * | PUT    /__emulator/rate-limits                            | `{enabled}`: rate limits on or off     |
+ * | PUT    /__emulator/applications/{id}/bot-token            | `{token}`: rotate the bot token        |
  */
 import { z } from "zod";
 import type { ResolvedConfig } from "./config";
@@ -52,6 +53,7 @@ const AdvanceBody = z.union([
   z.strictObject({ seconds: z.number().min(0) }),
 ]);
 const EnabledBody = z.strictObject({ enabled: z.boolean() });
+const TokenBody = z.strictObject({ token: z.string() });
 
 function parse<T>(schema: z.ZodType<T>, body: unknown): T {
   const r = schema.safeParse(body);
@@ -184,6 +186,14 @@ export class EmulatorControl {
     return this.store.clock.now();
   }
 
+  /** Rotates an application's bot token: the old one gets 401 from now on. */
+  rotateBotToken(applicationId: string, token: string): void {
+    if (token.trim() === "") throw new ControlError(400, "a bot token cannot be empty");
+    if (!this.store.rotateBotToken(applicationId, token)) {
+      throw new ControlError(404, `no application ${applicationId}`);
+    }
+  }
+
   setActivities(applicationId: string, enabled: boolean): void {
     if (!this.store.application(applicationId)) {
       throw new ControlError(404, `no application ${applicationId}`);
@@ -280,6 +290,9 @@ export class EmulatorControl {
       }
       case "PUT /applications/:id/activities":
         this.setActivities(seg[1] ?? "", parse(EnabledBody, body).enabled);
+        return ok();
+      case "PUT /applications/:id/bot-token":
+        this.rotateBotToken(seg[1] ?? "", parse(TokenBody, body).token);
         return ok();
       case "PUT /rate-limits":
         this.setRateLimits(parse(EnabledBody, body).enabled);

@@ -155,6 +155,20 @@ export class Store {
     return this.appsByBotToken.get(token);
   }
 
+  /**
+   * Rotates an application's bot token (as "Reset Token" in the developer portal does):
+   * the old token is rejected from now on, the new one accepted.
+   */
+  rotateBotToken(applicationId: string, token: string): boolean {
+    const app = this.apps.get(applicationId);
+    if (!app) return false;
+    for (const [old, owner] of this.appsByBotToken) {
+      if (owner === app) this.appsByBotToken.delete(old);
+    }
+    this.appsByBotToken.set(token, app);
+    return true;
+  }
+
   applicationByClientId(clientId: string): Application | undefined {
     return this.appsByClientId.get(clientId);
   }
@@ -372,6 +386,8 @@ export class Store {
     this.creates = new Map();
     this.activities = new Map();
     this.clock.offset = 0;
+    this.appsByBotToken.clear();
+    for (const app of this.apps.values()) this.appsByBotToken.set(app.botToken, app);
     this.initialize();
   }
 

@@ -61,7 +61,10 @@ export interface BulkResult {
 /** An update of a command that is no longer in the live scope (deleted outside the stack). */
 export class CommandGoneError extends Error {
   constructor(readonly commandId: string) {
-    super(`command ${commandId} is not in its scope's live list`);
+    super(
+      `command ${commandId} is not in its scope's live list (deleted outside the stack): ` +
+        "run `pulumi refresh`, and the next `pulumi up` creates it again",
+    );
     this.name = "CommandGoneError";
   }
 }

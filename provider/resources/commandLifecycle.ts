@@ -8,12 +8,7 @@
  * overwrote it, which is how existing commands come under management).
  */
 import type { WireCommand, WireCommandBody, WireCommandPatch } from "../client";
-import {
-  DailyCreateLimitError,
-  RateLimitError,
-  ServiceApiError,
-  UNKNOWN_COMMAND_CODE,
-} from "../client";
+import { RateLimitError } from "../client";
 import type { Scope, SchemaIssue } from "../schema";
 import {
   CANONICAL_COMMAND_FIELDS,
@@ -25,10 +20,12 @@ import {
   WIRE_TO_SDK_KEYS,
   wireToSdk,
 } from "../schema";
+import type { DescribeResource } from "./engineErrors";
+import { forEngine } from "./engineErrors";
 import { client, configure, deployment, resolveApplicationId, settings } from "./providerProcess";
 import type { StackConfig } from "./providerProcess";
 import { invalidateScope, scopeCommands } from "./scopeCache";
-import { bulkWrite, CommandGoneError, scopeName } from "./bulkWriter";
+import { bulkWrite, scopeName } from "./bulkWriter";
 import { createProblems, replacementNeedsRoom } from "./scopeLimits";
 import type { Bag, Path } from "./propertyBags";
 import {
@@ -132,35 +129,31 @@ function inputsFromLive(oldInputs: Bag, live: WireCommand, scope: Scope): Bag {
   return merged;
 }
 
-/** An update of a command deleted outside the stack: say what the user can do. */
-function goneOnUpdate(err: unknown, id: string): unknown {
-  if (
-    err instanceof CommandGoneError ||
-    (err instanceof ServiceApiError && err.code === UNKNOWN_COMMAND_CODE)
-  ) {
-    return new Error(
-      `command ${id} no longer exists on the service (deleted outside the stack): ` +
-        "run `pulumi refresh` (or `pulumi up --refresh`) and the next `up` creates it again",
-    );
-  }
-  return err;
+/** How the engine's messages name a command resource. */
+function describeCommand(scope: Scope): DescribeResource {
+  return (props, id) => {
+    const name = typeof props["name"] === "string" ? `"${props["name"]}"` : "(unnamed)";
+    const where =
+      scope === "guild" && typeof props["guildId"] === "string"
+        ? ` in guild ${props["guildId"]}`
+        : "";
+    const known = id !== undefined && id !== "" ? ` (id ${id})` : "";
+    return `${scope} command ${name}${where}${known}`;
+  };
 }
 
 /**
- * The daily create limit (30034, as a 400 or a 429) fails the write at once: the message
- * names the scope besides the limit and when it resets (the client's error says those).
+ * A create told to wait longer than the client's budget is, most likely, the daily create
+ * limit in its 429 form without code 30034 (a 429 with 30034 is a DailyCreateLimitError,
+ * explained by engineErrors.ts). Waiting would hang: the message says so, and when.
  */
-function inScope(err: unknown, applicationId: string, guildId: string | undefined): unknown {
-  const where = scopeName(applicationId, guildId);
-  if (err instanceof DailyCreateLimitError) {
-    err.message = `${where}: ${err.message}`;
-  } else if (err instanceof RateLimitError && !err.global) {
-    // A create told to wait longer than the client's budget: the daily create limit in
-    // its 429 form (the service sends it without code 30034 too). Waiting would hang.
+function dailyLimitHint(err: unknown, applicationId: string, guildId: string | undefined): unknown {
+  if (err instanceof RateLimitError && !err.global) {
     const resets = new Date(Date.now() + err.retryAfterMs).toISOString();
     err.message =
-      `${where}: ${err.message}; a create asked to wait this long has most likely reached the daily ` +
-      `create limit (${Limits.DAILY_CREATES} per day per scope), which has room again after ${resets}`;
+      `${scopeName(applicationId, guildId)}: ${err.message}; a create asked to wait this long has ` +
+      `most likely reached the daily create limit (${Limits.DAILY_CREATES} per day per scope), ` +
+      `which has room again after ${resets}`;
   }
   return err;
 }
@@ -229,7 +222,7 @@ export function commandProvider(scope: Scope): CommandProvider {
     return problems.map((reason) => ({ property: "name", reason }));
   }
 
-  return {
+  const provider: CommandProvider = {
     async configure(req) {
       configure(req.config);
     },
@@ -308,7 +301,7 @@ export function commandProvider(scope: Scope): CommandProvider {
           invalidateScope(applicationId, guildId);
         }
       } catch (err) {
-        throw inScope(err, applicationId, guildId);
+        throw dailyLimitHint(err, applicationId, guildId);
       }
       deployment.commandWritten(result.command.id);
       return {
@@ -348,19 +341,17 @@ export function commandProvider(scope: Scope): CommandProvider {
       } else {
         const patch = patchBody(body, fields) as WireCommandPatch;
         const api = client();
-        try {
-          if (settings().writeMode === "bulk") {
-            const r = await bulkWrite(applicationId, guildId, { kind: "update", id, body });
-            command = r.command ?? { id, version: String(olds["version"] ?? "") };
-          } else {
-            command =
-              guildId === undefined
-                ? await api.editGlobalCommand(applicationId, id, patch)
-                : await api.editGuildCommand(applicationId, guildId, id, patch);
-            invalidateScope(applicationId, guildId);
-          }
-        } catch (err) {
-          throw goneOnUpdate(err, id);
+        if (settings().writeMode === "bulk") {
+          // A command gone from the live list fails with CommandGoneError (says to refresh).
+          const r = await bulkWrite(applicationId, guildId, { kind: "update", id, body });
+          command = r.command ?? { id, version: String(olds["version"] ?? "") };
+        } else {
+          // A command deleted outside the stack answers 10063: engineErrors.ts says to refresh.
+          command =
+            guildId === undefined
+              ? await api.editGlobalCommand(applicationId, id, patch)
+              : await api.editGuildCommand(applicationId, guildId, id, patch);
+          invalidateScope(applicationId, guildId);
         }
       }
       deployment.commandWritten(id);
@@ -388,4 +379,5 @@ export function commandProvider(scope: Scope): CommandProvider {
       invalidateScope(applicationId, guildId);
     },
   };
+  return forEngine(provider, describeCommand(scope));
 }

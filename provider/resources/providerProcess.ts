@@ -24,6 +24,7 @@ const SETTINGS = [
   { key: "discord:bearerToken", env: "DISCORD_BEARER_TOKEN", option: "bearerToken" },
   { key: "discord:readCacheMs", env: "DISCORD_READ_CACHE_MS", option: undefined },
   { key: "discord:bulkWindowMs", env: "DISCORD_BULK_WINDOW_MS", option: undefined },
+  { key: "discord:timeoutMs", env: "DISCORD_TIMEOUT_MS", option: undefined },
 ] as const;
 
 /**
@@ -69,6 +70,7 @@ export function readSettings(
     if (value === undefined || value === "") continue;
     if (s.option !== undefined) client[s.option] = value;
     else if (s.key === "discord:applicationId") applicationId = value;
+    else if (s.key === "discord:timeoutMs") client.timeoutMs = positiveMs(s.key, value);
     else if (s.key === "discord:readCacheMs") readCacheMs = nonNegativeMs(s.key, value);
     else bulkWindowMs = nonNegativeMs(s.key, value);
   }
@@ -85,6 +87,14 @@ export function readSettings(
     bulkWindowMs,
     writeMode: mode === "" ? "per-command" : mode,
   };
+}
+
+function positiveMs(key: string, value: string): number {
+  const ms = Number(value);
+  if (!Number.isFinite(ms) || ms <= 0) {
+    throw new ConfigurationError(`${key} must be a number of milliseconds > 0, not "${value}"`);
+  }
+  return ms;
 }
 
 function nonNegativeMs(key: string, value: string): number {

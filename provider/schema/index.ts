@@ -31,6 +31,8 @@ export type {
 } from "./shapes";
 export {
   acceptedIn,
+  ignoredFields,
+  toleratedIn,
   CANONICAL_COMMAND_FIELDS,
   CHOICE_FIELDS,
   COMMAND_FIELDS,
@@ -39,7 +41,14 @@ export {
   neutralValue,
   OPTION_FIELDS,
 } from "./fields";
-export type { CanonicalCommandField, CommandFieldSpec, FieldSpec, Presence, Where } from "./fields";
+export type {
+  CanonicalCommandField,
+  CommandFieldSpec,
+  FieldSpec,
+  Presence,
+  Tolerance,
+  Where,
+} from "./fields";
 export { validateWireCommand, wireCommandSchemaFor } from "./command";
 export type { WireContext } from "./command";
 export { commandSize, oversize } from "./size";
@@ -47,8 +56,10 @@ export {
   allChannels,
   everyone,
   isSnowflake,
+  SERVICE_EPOCH_MS,
   SNOWFLAKE_PATTERN,
   snowflakeSchema,
+  snowflakeTime,
 } from "./snowflake";
 export { ServiceErrorCode } from "./serviceErrors";
 export {

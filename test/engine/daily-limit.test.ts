@@ -49,10 +49,12 @@ describe.each([
     expect(Date.now() - started).toBeLessThan(120_000); // never the Retry-After of hours
     expect(res.code).not.toBe(0);
     const out = `${res.stdout}\n${res.stderr}`;
-    expect(out).toContain(`guild ${G}`);
-    expect(out).toContain("(code 30034)");
-    expect(out).toContain("200 creates per day per guild");
-    expect(out).toMatch(status === 429 ? /try again after \d{4}-\d\d-\d\dT/ : /try again/);
+    expect(out).toContain(`in guild ${G}`);
+    expect(out).toContain(`answered ${status} (code 30034)`);
+    expect(out).toContain(
+      "the daily budget of command creates is spent (the service allows 2 a day)",
+    );
+    expect(out).toMatch(status === 429 ? /again after \d{4}-\d\d-\d\dT/ : /again within 24 hours/);
     // No request was ever retried on the 429.
     const createsAnswered429 = emu
       .requestLog()
