@@ -19,6 +19,9 @@
  * | PUT    /__emulator/applications/{id}/activities           | `{enabled}`: Activities on or off      |
  * | PUT    /__emulator/rate-limits                            | `{enabled}`: rate limits on or off     |
  * | PUT    /__emulator/applications/{id}/bot-token            | `{token}`: rotate the bot token        |
+ *
+ * Interactions (endpoint URL, invoke, autocomplete, can-use, events) are async and
+ * served by emulator/interactions/routes.ts, tried before this table.
  */
 import { z } from "zod";
 import type { ResolvedConfig } from "./config";

@@ -4,6 +4,17 @@
  * error codes, the field tables and the one normalizer come from there and only from there.
  */
 export {
+  allChannels,
+  ChannelType,
+  COMMAND_TYPES,
+  charLength,
+  CommandType,
+  EntryPointHandler,
+  IntegrationType,
+  InteractionContextType,
+  isSnowflake,
+  OptionType,
+  PermissionType,
   CANONICAL_COMMAND_FIELDS,
   canonicalCommand,
   CHOICE_FIELDS,
