@@ -172,6 +172,12 @@ export const EmulatorConfig = z.strictObject({
   tokenTtlSeconds: z.number().int().min(1).default(604800),
   /** Commands created per day per scope (per guild; per application for global). */
   dailyCreateLimit: z.number().int().min(0).default(Limits.DAILY_CREATES),
+  /**
+   * How a spent daily create budget is answered. The service has been seen to answer
+   * both ways: `400` (code 30034) or `429` (code 30034, with a `Retry-After` of hours:
+   * the time until the oldest create of the last 24 hours leaves the window).
+   */
+  dailyCreateLimitStatus: z.union([z.literal(400), z.literal(429)]).default(400),
   /** Largest accepted request body, bytes. */
   maxBodyBytes: z
     .number()
@@ -217,6 +223,7 @@ export interface ResolvedConfig {
   rateLimits: RateLimitConfig | false;
   tokenTtlSeconds: number;
   dailyCreateLimit: number;
+  dailyCreateLimitStatus: 400 | 429;
   maxBodyBytes: number;
   control: boolean | undefined;
 }
@@ -309,6 +316,7 @@ export function resolveConfig(input: unknown, source = "configuration"): Resolve
     rateLimits,
     tokenTtlSeconds: c.tokenTtlSeconds,
     dailyCreateLimit: c.dailyCreateLimit,
+    dailyCreateLimitStatus: c.dailyCreateLimitStatus,
     maxBodyBytes: c.maxBodyBytes,
     control: c.control,
   };

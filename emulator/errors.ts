@@ -18,13 +18,17 @@ export class ApiError extends Error {
     readonly code: ServiceErrorCode,
     message: string,
     readonly errors?: Record<string, unknown>,
+    /** Extra response headers (a 429's `Retry-After`). */
+    readonly headers: Record<string, string> = {},
+    /** Extra body fields (a 429's `retry_after` and `global`). */
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = "ApiError";
   }
 
   toBody(): ErrorBody {
-    const body: ErrorBody = { code: this.code, message: this.message };
+    const body: ErrorBody = { ...this.extra, code: this.code, message: this.message };
     if (this.errors !== undefined) body.errors = this.errors;
     return body;
   }
@@ -95,12 +99,23 @@ export const Errors = {
       ServiceErrorCode.MAX_COMMANDS,
       `Maximum number of application commands reached (${limit})`,
     ),
-  dailyCreates: (limit: number) =>
-    new ApiError(
-      400,
+  /**
+   * 30034 as a 400, or as the service also sends it, a 429 whose `Retry-After` is the
+   * time until the budget has room again (hours), with the rate-limit body fields.
+   */
+  dailyCreates: (limit: number, status: 400 | 429 = 400, retryAfterMs = 0) => {
+    const message = `Max number of daily application command creates has been reached (${limit})`;
+    if (status === 400) return new ApiError(400, ServiceErrorCode.DAILY_CREATES, message);
+    const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+    return new ApiError(
+      429,
       ServiceErrorCode.DAILY_CREATES,
-      `Max number of daily application command creates has been reached (${limit})`,
-    ),
+      message,
+      undefined,
+      { "Retry-After": String(seconds), "X-RateLimit-Scope": "user" },
+      { retry_after: retryAfterMs / 1000, global: false },
+    );
+  },
   entryPointRemoved: () =>
     new ApiError(
       400,

@@ -107,7 +107,8 @@ export class ApiPipeline {
       };
     } catch (err) {
       if (!(err instanceof ApiError)) this.parts.onInternalError?.(err);
-      return { ...errorOutcome(err), headers: { ...headers } };
+      const outcome = errorOutcome(err);
+      return { ...outcome, headers: { ...headers, ...outcome.headers } };
     }
   }
 }

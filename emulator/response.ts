@@ -21,7 +21,7 @@ export interface Outcome {
 /** An `ApiError` as its response; anything else is a 500 (never the error's details). */
 export function errorOutcome(err: unknown): Outcome {
   const e = err instanceof ApiError ? err : Errors.internal();
-  return { status: e.status, body: e.toBody(), headers: {} };
+  return { status: e.status, body: e.toBody(), headers: { ...e.headers } };
 }
 
 /** A 429, keeping the route bucket's headers when there are any. */

@@ -288,6 +288,17 @@ export class Store {
     return list.length;
   }
 
+  /** Time until `adding` more creates fit in the scope's 24-hour window. */
+  createsRoomInMs(scopeKey: string, adding: number): number {
+    const now = this.clock.now();
+    const list = (this.creates.get(scopeKey) ?? []).filter((t) => t > now - DAY_MS);
+    const mustLeave = list.length + adding - this.config.dailyCreateLimit;
+    if (mustLeave <= 0) return 0;
+    const sorted = [...list].sort((a, b) => a - b);
+    const last = sorted[Math.min(mustLeave, sorted.length) - 1];
+    return last === undefined ? DAY_MS : last + DAY_MS - now;
+  }
+
   recordCreates(scopeKey: string, count: number): void {
     if (count <= 0) return;
     const now = this.clock.now();

@@ -1,26 +1,48 @@
 /**
- * What a deployment costs through the real CLI against the emulator WITH its default
- * rate limits (not a test; prints figures):
- *  - `pulumi up` of 100 new commands, 50 global + 50 in a guild (two create buckets):
- *    writes, 429s, wall time, and the ratio to `up` of 100 no-op dynamic resources;
- *  - a no-op `up` and a `preview` right after (writes, requests);
- *  - `preview --refresh` of those 100 commands (list GETs);
- *  - the state file's size and the `__provider` bytes per resource.
+ * What a deployment costs through the real CLI against the emulator (not a test; prints
+ * figures).
  *
- *   npm run bench          (a few minutes: creates are limited to 5 per 20 s per scope)
+ * Against the emulator's realistic rate limits (creates 5 per 20 s per scope, lists and
+ * bulk overwrites 5 per 5 s per scope), with 5 commands another tool made (2 global, 3 in
+ * the guild) already live, 100 new commands (50 global + 50 in a guild), side by side:
+ *  - per-command mode (`up`, one POST per command);
+ *  - bulk mode (`up` with `discord:writeMode bulk`), for a few batching windows;
+ *  - a blind bulk overwrite of the same set (one PUT per scope listing only the 100, as
+ *    tools that ignore the commands they do not know do);
+ * each with wall time, requests, 429s and how many of the 5 other commands survived.
+ * Then the engine's own cost: `up` of the same 100 commands with rate limits off against
+ * `up` of 100 no-op dynamic resources. Then, on the per-command stack: a no-op `up`, a
+ * `preview`, a `preview --refresh`, and the state file's size.
+ *
+ *   npm run bench          (about 5 minutes: per-command creates wait on the rate limit)
  *
  * Needs `npm run setup` first (the engine runs dist/).
  */
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
+import { CommandsApi } from "../provider/client";
 import { PulumiProgram } from "./pulumiProgram";
 import { PROJECT_ROOT } from "./toolchain";
 
 const PER_SCOPE = 50;
 /** Every CLI run is bounded; the whole bench is a few of them. */
 const RUN_LIMIT_MS = 15 * 60_000;
+/**
+ * Bulk mode runs: the batching window, and the engine's parallel slots (`--parallel`;
+ * undefined = the engine's default, 4 per CPU). An operation holds its slot until its
+ * PUT answers, so the slots bound how many operations one PUT can carry.
+ */
+const BULK_RUNS: { windowMs: number; parallel: number | undefined }[] = [
+  { windowMs: 200, parallel: undefined },
+  { windowMs: 50, parallel: 100 },
+  { windowMs: 10, parallel: 100 },
+  { windowMs: 200, parallel: 100 },
+];
+/** `npm run bench -- --bulk-only`: the bulk rows and the blind overwrite only. */
+const BULK_ONLY = process.argv.includes("--bulk-only");
 
 const commandsProgram = (guildId: string): string => `
 import * as discord from "pulumi-discord-commands";
@@ -60,12 +82,27 @@ async function timed(
   return { seconds, stdout: res.stdout };
 }
 
-function requests(emu: RunningEmulator): string {
+interface Figures {
+  requests: number;
+  writes: number;
+  limited: number;
+  byRoute: string;
+}
+
+function figures(emu: RunningEmulator): Figures {
   const c = emu.counters();
-  const byRoute = Object.entries(c.byRoute)
-    .map(([r, n]) => `${r} ${n}`)
-    .join(", ");
-  return `requests ${c.total}, writes ${c.writes}, 429s ${c.byStatus["429"] ?? 0} (${byRoute || "none"})`;
+  return {
+    requests: c.total,
+    writes: c.writes,
+    limited: c.byStatus["429"] ?? 0,
+    byRoute: Object.entries(c.byRoute)
+      .map(([r, n]) => `${r} ${n}`)
+      .join(", "),
+  };
+}
+
+function describeFigures(f: Figures): string {
+  return `requests ${f.requests}, writes ${f.writes}, 429s ${f.limited} (${f.byRoute || "none"})`;
 }
 
 function linkPackage(prog: PulumiProgram): void {
@@ -74,6 +111,170 @@ function linkPackage(prog: PulumiProgram): void {
   fs.symlinkSync(PROJECT_ROOT, link, "dir");
 }
 
+/** A commands program with its stack configured against `emu`. */
+async function commandsStack(
+  emu: RunningEmulator,
+  name: string,
+  extraConfig: Record<string, string> = {},
+  env: Record<string, string> = {},
+): Promise<PulumiProgram> {
+  const prog = new PulumiProgram(name, { "index.ts": commandsProgram(emu.guildId) }, { env });
+  linkPackage(prog);
+  await prog.stack("bench");
+  const config = {
+    "discord:apiUrl": emu.url,
+    "discord:applicationId": emu.applicationId,
+    ...extraConfig,
+  };
+  for (const [k, v] of Object.entries(config)) {
+    await prog.run(["config", "set", k, v], { echo: false });
+  }
+  await prog.run(["config", "set", "--secret", "discord:botToken", emu.botToken], {
+    echo: false,
+  });
+  return prog;
+}
+
+/** Five commands another tool made: 2 global, 3 in the guild. Returns their ids. */
+async function seedOthers(emu: RunningEmulator): Promise<string[]> {
+  const api = new CommandsApi({ apiUrl: emu.apiUrl, botToken: emu.botToken });
+  try {
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const r = await api.createGlobalCommand(emu.applicationId, {
+        name: `other-global${i}`,
+        description: "Another tool's command",
+      });
+      ids.push(r.command.id);
+    }
+    for (let i = 0; i < 3; i++) {
+      const r = await api.createGuildCommand(emu.applicationId, emu.guildId, {
+        name: `other-guild${i}`,
+        description: "Another tool's command",
+      });
+      ids.push(r.command.id);
+    }
+    return ids;
+  } finally {
+    await api.close();
+  }
+}
+
+function survivors(emu: RunningEmulator, ids: readonly string[]): number {
+  const live = new Set(emu.control.commands().map((c) => c["id"]));
+  return ids.filter((id) => live.has(id)).length;
+}
+
+interface Row {
+  label: string;
+  seconds: number;
+  figures: Figures;
+  kept: number;
+  live: number;
+  note?: string;
+}
+
+/** A fresh emulator with realistic limits and 5 other commands; the seeding is not counted. */
+async function realisticEmulator(): Promise<{ emu: RunningEmulator; others: string[] }> {
+  const emu = await startEmulator({ port: 0, rateLimits: true });
+  const others = await seedOthers(emu);
+  // The seeding spent some of the create buckets: start every scenario with full ones.
+  emu.control.setRateLimits(false);
+  emu.control.setRateLimits(true);
+  emu.control.resetLog();
+  return { emu, others };
+}
+
+async function perCommandScenario(): Promise<{
+  row: Row;
+  prog: PulumiProgram;
+  emu: RunningEmulator;
+}> {
+  const { emu, others } = await realisticEmulator();
+  const prog = await commandsStack(emu, "bench-per-command");
+  const up = await timed(prog, "per-command mode: up of 100 new commands", UP);
+  return {
+    row: {
+      label: "per-command mode (up)",
+      seconds: up.seconds,
+      figures: figures(emu),
+      kept: survivors(emu, others),
+      live: emu.control.commands().length,
+    },
+    prog,
+    emu,
+  };
+}
+
+async function bulkScenario(windowMs: number, parallel: number | undefined): Promise<Row> {
+  const { emu, others } = await realisticEmulator();
+  const tag = `${windowMs}-${parallel ?? "default"}`;
+  const logFile = path.join(os.tmpdir(), `bench-bulk-${process.pid}-${tag}.jsonl`);
+  fs.rmSync(logFile, { force: true });
+  const prog = await commandsStack(
+    emu,
+    `bench-bulk-${tag}`,
+    { "discord:writeMode": "bulk" },
+    { DISCORD_BULK_WINDOW_MS: String(windowMs), DISCORD_BULK_LOG: logFile },
+  );
+  try {
+    const slots = parallel === undefined ? "default slots" : `--parallel ${parallel}`;
+    const args = parallel === undefined ? UP : [...UP, "--parallel", String(parallel)];
+    const up = await timed(prog, `bulk mode, window ${windowMs} ms, ${slots}: up`, args);
+    const batches = fs
+      .readFileSync(logFile, "utf8")
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l) as { size: number; spreadMs: number });
+    const sizes = batches.map((b) => b.size);
+    const spread = Math.max(0, ...batches.map((b) => b.spreadMs));
+    return {
+      label: `bulk, ${windowMs} ms, ${slots}`,
+      seconds: up.seconds,
+      figures: figures(emu),
+      kept: survivors(emu, others),
+      live: emu.control.commands().length,
+      note: `${batches.length} batches of ${Math.min(...sizes)}-${Math.max(...sizes)} operations, largest arrival spread ${spread} ms`,
+    };
+  } finally {
+    prog.cleanup();
+    fs.rmSync(logFile, { force: true });
+    await emu.close();
+  }
+}
+
+/** One PUT per scope listing only the 100 commands: what tools that ignore others do. */
+async function blindScenario(): Promise<Row> {
+  const { emu, others } = await realisticEmulator();
+  const api = new CommandsApi({ apiUrl: emu.apiUrl, botToken: emu.botToken });
+  try {
+    const bodies = (prefix: string, label: string) =>
+      Array.from({ length: PER_SCOPE }, (_, i) => ({
+        name: `${prefix}${i}`,
+        description: `${label} command ${i}`,
+      }));
+    const t0 = performance.now();
+    await Promise.all([
+      api.bulkOverwriteGlobalCommands(emu.applicationId, bodies("global", "Global")),
+      api.bulkOverwriteGuildCommands(emu.applicationId, emu.guildId, bodies("guild", "Guild")),
+    ]);
+    const seconds = (performance.now() - t0) / 1000;
+    return {
+      label: "blind bulk overwrite (2 PUTs)",
+      seconds,
+      figures: figures(emu),
+      kept: survivors(emu, others),
+      live: emu.control.commands().length,
+      note: "no engine: the PUTs alone",
+    };
+  } finally {
+    await api.close();
+    await emu.close();
+  }
+}
+
+const UP = ["up", "--yes", "--non-interactive", "--skip-preview"];
+
 interface StateResource {
   type: string;
   inputs?: Record<string, unknown>;
@@ -81,45 +282,44 @@ interface StateResource {
 }
 
 async function main(): Promise<void> {
-  const emu = await startEmulator({ port: 0, rateLimits: true });
-  const up = ["up", "--yes", "--non-interactive", "--skip-preview"];
-  const noop = new PulumiProgram("bench-noop", { "index.ts": noopProgram });
-  const prog = new PulumiProgram("bench-commands", { "index.ts": commandsProgram(emu.guildId) });
+  const rows: Row[] = [];
+  log(
+    `${PER_SCOPE} global + ${PER_SCOPE} guild commands; 5 other commands live (2 global, 3 guild)`,
+  );
+
+  // 1. Realistic limits, side by side.
+  const perCommand = BULK_ONLY ? undefined : await perCommandScenario();
+  if (perCommand) rows.push(perCommand.row);
+  for (const run of BULK_RUNS) rows.push(await bulkScenario(run.windowMs, run.parallel));
+  rows.push(await blindScenario());
+  if (perCommand === undefined) {
+    printTable(rows);
+    return;
+  }
+
+  // 2. On the per-command stack: no-op up, preview, preview --refresh, state size.
+  const { prog, emu } = perCommand;
+  const after: string[] = [];
   try {
-    log(
-      `emulator ${emu.url}, default rate limits on; ${PER_SCOPE} global + ${PER_SCOPE} guild commands`,
+    emu.control.resetLog();
+    const noChange = await timed(prog, "no-op up", UP);
+    after.push(
+      `  no-op up right after:                       ${noChange.seconds.toFixed(1)} s; ${describeFigures(figures(emu))}`,
     );
-    await noop.stack("bench");
-    const base = await timed(noop, "baseline: up of 100 no-op dynamic resources", up);
-
-    linkPackage(prog);
-    await prog.stack("bench");
-    await prog.run(["config", "set", "discord:apiUrl", emu.url], { echo: false });
-    await prog.run(["config", "set", "discord:applicationId", emu.applicationId], { echo: false });
-    await prog.run(["config", "set", "--secret", "discord:botToken", emu.botToken], {
-      echo: false,
-    });
-
-    emu.control.resetLog();
-    const created = await timed(prog, "up of 100 new commands", up);
-    const createdFigures = requests(emu);
-    const live = emu.control.commands().length;
-
-    emu.control.resetLog();
-    const noChange = await timed(prog, "no-op up", up);
-    const noChangeFigures = requests(emu);
-
     emu.control.resetLog();
     const preview = await timed(prog, "preview", ["preview", "--non-interactive"]);
-    const previewFigures = requests(emu);
-
+    after.push(
+      `  preview right after:                        ${preview.seconds.toFixed(1)} s; ${describeFigures(figures(emu))}`,
+    );
     emu.control.resetLog();
     const refresh = await timed(prog, "preview --refresh", [
       "preview",
       "--refresh",
       "--non-interactive",
     ]);
-    const refreshFigures = requests(emu);
+    after.push(
+      `  preview --refresh (100 commands, 2 scopes): ${refresh.seconds.toFixed(1)} s; ${describeFigures(figures(emu))}`,
+    );
 
     const stateBytes = fs.statSync(prog.stateFile("bench")).size;
     const state = JSON.parse(fs.readFileSync(prog.stateFile("bench"), "utf8")) as {
@@ -134,27 +334,58 @@ async function main(): Promise<void> {
         String(r.outputs?.["__provider"] ?? "").length,
     );
     const perResource = providerBytes.reduce((a, b) => a + b, 0) / Math.max(1, ours.length);
-    const inputsOnly = ours.map((r) => String(r.inputs?.["__provider"] ?? "").length);
-    const noopStateBytes = fs.statSync(noop.stateFile("bench")).size;
-
-    const lines = [
-      "",
-      "results (emulator with its default rate limits):",
-      `  up, 100 new commands (50 global + 50 guild): ${created.seconds.toFixed(1)} s; ${createdFigures}; live commands ${live}`,
-      `  up, 100 no-op dynamic resources:             ${base.seconds.toFixed(1)} s; ratio ${(created.seconds / base.seconds).toFixed(1)}x`,
-      `  no-op up right after:                        ${noChange.seconds.toFixed(1)} s; ${noChangeFigures}`,
-      `  preview right after:                         ${preview.seconds.toFixed(1)} s; ${previewFigures}`,
-      `  preview --refresh (100 commands, 2 scopes):  ${refresh.seconds.toFixed(1)} s; ${refreshFigures}`,
-      `  state file: ${stateBytes} bytes for ${ours.length} commands (${(stateBytes / Math.max(1, ours.length)).toFixed(0)} bytes per command); 100 no-op resources: ${noopStateBytes} bytes`,
-      `  __provider: ${perResource.toFixed(0)} bytes per resource (inputs + outputs; ${Math.min(...inputsOnly)}-${Math.max(...inputsOnly)} each)`,
-      "",
-    ];
-    process.stdout.write(lines.join("\n"));
+    after.push(
+      `  state file: ${stateBytes} bytes for ${ours.length} commands (${(stateBytes / Math.max(1, ours.length)).toFixed(0)} bytes per command); __provider ${perResource.toFixed(0)} bytes per resource`,
+    );
   } finally {
-    noop.cleanup();
     prog.cleanup();
     await emu.close();
   }
+
+  // 3. The engine's own cost: rate limits off.
+  const noop = new PulumiProgram("bench-noop", { "index.ts": noopProgram });
+  const unlimited = await startEmulator({ port: 0, rateLimits: false });
+  const fast = await commandsStack(unlimited, "bench-unlimited");
+  let overhead: string;
+  try {
+    await noop.stack("bench");
+    const base = await timed(noop, "baseline: up of 100 no-op dynamic resources", UP);
+    const commands = await timed(fast, "up of 100 new commands, rate limits off", UP);
+    overhead =
+      `  up, 100 commands, rate limits off: ${commands.seconds.toFixed(1)} s; ` +
+      `100 no-op dynamic resources: ${base.seconds.toFixed(1)} s; ` +
+      `engine overhead ratio ${(commands.seconds / base.seconds).toFixed(2)}x`;
+  } finally {
+    noop.cleanup();
+    fast.cleanup();
+    await unlimited.close();
+  }
+
+  printTable(rows);
+  process.stdout.write(
+    ["engine overhead:", overhead, "", "per-command stack afterwards:", ...after, ""].join("\n"),
+  );
+}
+
+function printTable(rows: readonly Row[]): void {
+  const slowest = rows[0]?.seconds ?? NaN;
+  const table = rows.map(
+    (r) =>
+      `  ${r.label.padEnd(34)} ${r.seconds.toFixed(1).padStart(6)} s ` +
+      `(${(slowest / r.seconds).toFixed(1).padStart(5)}x) ` +
+      `requests ${String(r.figures.requests).padStart(3)}, 429s ${String(r.figures.limited).padStart(2)}, ` +
+      `others kept ${r.kept}/5, live ${r.live}` +
+      `\n      ${r.figures.byRoute}${r.note ? `; ${r.note}` : ""}`,
+  );
+  process.stdout.write(
+    [
+      "",
+      "100 new commands (50 global + 50 guild), emulator with its realistic rate limits,",
+      `5 other commands live; speed-up relative to the first row:`,
+      ...table,
+      "",
+    ].join("\n"),
+  );
 }
 
 main().catch((err: unknown) => {

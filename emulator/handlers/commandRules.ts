@@ -59,8 +59,8 @@ export function countLimit(type: number, s: CommandScope): number {
 }
 
 export function checkDailyCreates(ctx: RequestContext, s: CommandScope, adding: number): void {
-  const limit = ctx.store.config.dailyCreateLimit;
+  const { dailyCreateLimit: limit, dailyCreateLimitStatus: status } = ctx.store.config;
   if (adding > 0 && ctx.store.createsToday(scopeKey(s)) + adding > limit) {
-    throw Errors.dailyCreates(limit);
+    throw Errors.dailyCreates(limit, status, ctx.store.createsRoomInMs(scopeKey(s), adding));
   }
 }

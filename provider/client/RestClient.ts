@@ -16,7 +16,7 @@ import { authModeFor, clientCredentialsForm, Credentials, parseTokenReply } from
 import type { BucketQueue } from "./BucketQueue";
 import type { ClientConfig, ClientEvent, ResolvedOptions } from "./config";
 import { resolveOptions } from "./config";
-import { errorFromResponse } from "./errorFromResponse";
+import { DAILY_CREATE_LIMIT_CODE, errorFromResponse } from "./errorFromResponse";
 import type { RequestInfo } from "./errors";
 import { HttpError, NetworkError, RateLimitError, TimeoutError } from "./errors";
 import { isRecord } from "../schema";
@@ -193,6 +193,17 @@ export class RestClient {
 
       if (status === 429) {
         const body = parseJson(res.text);
+        // The daily create limit may come as a 429 with a Retry-After of hours: never wait.
+        if (isRecord(body) && body["code"] === DAILY_CREATE_LIMIT_CODE) {
+          throw errorFromResponse(
+            info,
+            res,
+            attempt,
+            mode,
+            (t) => this.#credentials.redact(t),
+            now(),
+          );
+        }
         const retryAfterMs = retryAfterOf(res, body);
         const global =
           header(res, "x-ratelimit-global") !== undefined ||
@@ -235,6 +246,16 @@ export class RestClient {
         now(),
       );
     }
+  }
+
+  /**
+   * How long a request on this route would wait for the rate limits now (0: it would go
+   * at once). Lets a caller that can still add to a request (a bulk overwrite) wait first.
+   */
+  rateLimitWaitMs(def: RouteDef, params: RouteParams): number {
+    const globalMs = this.#limiter.globalWaitMs();
+    if (globalMs > 0) return globalMs;
+    return this.#limiter.queueFor(def, params).waitMs(this.#options.now());
   }
 
   /** Waits for the global pause and the bucket; returns the time waited. */

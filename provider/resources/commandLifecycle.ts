@@ -9,11 +9,13 @@
  * no write, otherwise overwritten; see liveTwin.ts).
  */
 import type { WireCommand, WireCommandBody, WireCommandPatch } from "../client";
+import { RateLimitError } from "../client";
 import type { Scope, SchemaIssue } from "../schema";
 import {
   CANONICAL_COMMAND_FIELDS,
   diffCommandFields,
   formatPath,
+  Limits,
   patchBody,
   validateSdkCommand,
   WIRE_TO_SDK_KEYS,
@@ -25,6 +27,8 @@ import { client, configure, deployment, resolveApplicationId, settings } from ".
 import type { StackConfig } from "./providerProcess";
 import { adoptLiveTwin } from "./liveTwin";
 import { invalidateScope, scopeCommands } from "./scopeCache";
+import { bulkWrite, scopeName } from "./bulkWriter";
+import { createProblems, replacementNeedsRoom } from "./scopeLimits";
 import type { Bag, Path } from "./propertyBags";
 import {
   omit,
@@ -140,6 +144,22 @@ function describeCommand(scope: Scope): DescribeResource {
   };
 }
 
+/**
+ * A create told to wait longer than the client's budget is, most likely, the daily create
+ * limit in its 429 form without code 30034 (a 429 with 30034 is a DailyCreateLimitError,
+ * explained by engineErrors.ts). Waiting would hang: the message says so, and when.
+ */
+function dailyLimitHint(err: unknown, applicationId: string, guildId: string | undefined): unknown {
+  if (err instanceof RateLimitError && !err.global) {
+    const resets = new Date(Date.now() + err.retryAfterMs).toISOString();
+    err.message =
+      `${scopeName(applicationId, guildId)}: ${err.message}; a create asked to wait this long has ` +
+      `most likely reached the daily create limit (${Limits.DAILY_CREATES} per day per scope), ` +
+      `which has room again after ${resets}`;
+  }
+  return err;
+}
+
 /** Builds the provider of one scope. */
 export function commandProvider(scope: Scope): CommandProvider {
   const guildOf = (bag: Bag): string | undefined =>
@@ -160,12 +180,56 @@ export function commandProvider(scope: Scope): CommandProvider {
     };
   }
 
+  /** Where a command of these inputs lives and what it is called; undefined while unknown. */
+  function identity(
+    bag: Bag,
+  ):
+    { applicationId: string; guildId: string | undefined; type: number; name: string } | undefined {
+    const known = (v: unknown): v is string => typeof v === "string" && v !== UNKNOWN;
+    const applicationId = bag["applicationId"] ?? settings().applicationId;
+    const guildId = bag["guildId"];
+    const type = bag["type"] ?? 1;
+    const name = bag["name"];
+    if (!known(applicationId) || !known(name) || typeof type !== "number") return undefined;
+    if (scope === "guild" && !known(guildId)) return undefined;
+    return {
+      applicationId,
+      guildId: scope === "guild" ? (guildId as string) : undefined,
+      type,
+      name,
+    };
+  }
+
+  /** Whether a replacement must delete the old command first (scopeLimits.ts). */
+  async function needsRoom(id: string, news: Bag): Promise<boolean> {
+    const c = identity(news);
+    if (c === undefined) return false;
+    try {
+      return await replacementNeedsRoom(id, c.applicationId, c.guildId, c.type, c.name);
+    } catch {
+      return false; // the scope cannot be read: the create will say why, in the service's words
+    }
+  }
+
+  /** A new resource: the limits its create would meet (scopeLimits.ts). */
+  async function limitFailures(inputs: Bag): Promise<CheckFailure[]> {
+    const c = identity(inputs);
+    if (c === undefined) return [];
+    let problems: string[];
+    try {
+      problems = await createProblems(c.applicationId, c.guildId, c.type, c.name);
+    } catch {
+      return []; // the scope cannot be read (no credentials at preview?): the create will tell
+    }
+    return problems.map((reason) => ({ property: "name", reason }));
+  }
+
   const provider: CommandProvider = {
     async configure(req) {
       configure(req.config);
     },
 
-    async check(_olds, news) {
+    async check(olds, news) {
       const inputs: Bag = omit(news, [PROGRAM_PROBLEMS_KEY]);
       const failures: CheckFailure[] = [];
       const problems = news[PROGRAM_PROBLEMS_KEY];
@@ -192,10 +256,13 @@ export function commandProvider(scope: Scope): CommandProvider {
         }
       }
       failures.push(...validateArgs(commandArgs(inputs), scope).failures);
+      if (failures.length === 0 && Object.keys(olds).length === 0) {
+        failures.push(...(await limitFailures(inputs)));
+      }
       return { inputs, failures };
     },
 
-    async diff(_id, olds, news) {
+    async diff(id, olds, news) {
       const replaces: string[] = [];
       for (const key of REPLACE_KEYS) {
         const before = olds[key] ?? (key === "type" ? 1 : undefined);
@@ -211,7 +278,10 @@ export function commandProvider(scope: Scope): CommandProvider {
         const prev = validateSdkCommand(commandArgs(olds), { scope });
         changes ||= !prev.ok || diffCommandFields(next, prev.value).length > 0;
       }
-      return { changes, replaces, deleteBeforeReplace: false };
+      // Deleting first frees room only in the same scope (a rename or a type change).
+      const sameScope = !replaces.includes("applicationId") && !replaces.includes("guildId");
+      const deleteBeforeReplace = replaces.length > 0 && sameScope && (await needsRoom(id, news));
+      return { changes, replaces, deleteBeforeReplace };
     },
 
     async create(inputs) {
@@ -228,11 +298,22 @@ export function commandProvider(scope: Scope): CommandProvider {
           outs: outputs(inputs, applicationId, adoption.command, true),
         };
       }
-      const result =
-        guildId === undefined
-          ? await api.createGlobalCommand(applicationId, body)
-          : await api.createGuildCommand(applicationId, guildId, body);
-      invalidateScope(applicationId, guildId);
+      let result: { command: Pick<WireCommand, "id" | "version">; created: boolean };
+      try {
+        if (settings().writeMode === "bulk") {
+          const r = await bulkWrite(applicationId, guildId, { kind: "create", body });
+          if (r.command === undefined) throw new Error("bulk create answered without a command");
+          result = { command: r.command, created: r.created };
+        } else {
+          result =
+            guildId === undefined
+              ? await api.createGlobalCommand(applicationId, body)
+              : await api.createGuildCommand(applicationId, guildId, body);
+          invalidateScope(applicationId, guildId);
+        }
+      } catch (err) {
+        throw dailyLimitHint(err, applicationId, guildId);
+      }
       deployment.commandWritten(result.command.id);
       return {
         id: result.command.id,
@@ -271,12 +352,18 @@ export function commandProvider(scope: Scope): CommandProvider {
       } else {
         const patch = patchBody(body, fields) as WireCommandPatch;
         const api = client();
-        // A command deleted outside the stack answers 10063: engineErrors.ts says to refresh.
-        command =
-          guildId === undefined
-            ? await api.editGlobalCommand(applicationId, id, patch)
-            : await api.editGuildCommand(applicationId, guildId, id, patch);
-        invalidateScope(applicationId, guildId);
+        if (settings().writeMode === "bulk") {
+          // A command gone from the live list fails with CommandGoneError (says to refresh).
+          const r = await bulkWrite(applicationId, guildId, { kind: "update", id, body });
+          command = r.command ?? { id, version: String(olds["version"] ?? "") };
+        } else {
+          // A command deleted outside the stack answers 10063: engineErrors.ts says to refresh.
+          command =
+            guildId === undefined
+              ? await api.editGlobalCommand(applicationId, id, patch)
+              : await api.editGuildCommand(applicationId, guildId, id, patch);
+          invalidateScope(applicationId, guildId);
+        }
       }
       deployment.commandWritten(id);
       return { outs: outputs(news, applicationId, command, olds["adopted"] === true) };
@@ -294,6 +381,10 @@ export function commandProvider(scope: Scope): CommandProvider {
       // An unknown command (404/10063) is already gone: the client answers false, and
       // the delete is done.
       const api = client();
+      if (settings().writeMode === "bulk") {
+        await bulkWrite(applicationId, guildId, { kind: "delete", id });
+        return;
+      }
       if (guildId === undefined) await api.deleteGlobalCommand(applicationId, id);
       else await api.deleteGuildCommand(applicationId, guildId, id);
       invalidateScope(applicationId, guildId);

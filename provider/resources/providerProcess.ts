@@ -6,7 +6,7 @@
  * Credentials live only here, in memory: never in a resource's inputs or outputs, never
  * in the serialized provider, never in an error or log line.
  */
-import type { CommandsApi, ClientConfig } from "../client";
+import type { CommandsApi, ClientConfig, WireCommand } from "../client";
 import { ConfigurationError, createCommandsClient } from "../client";
 
 /** The subset of Pulumi's dynamic `ConfigureRequest` we read: namespaced stack config. */
@@ -23,18 +23,37 @@ const SETTINGS = [
   { key: "discord:clientSecret", env: "DISCORD_CLIENT_SECRET", option: "clientSecret" },
   { key: "discord:bearerToken", env: "DISCORD_BEARER_TOKEN", option: "bearerToken" },
   { key: "discord:readCacheMs", env: "DISCORD_READ_CACHE_MS", option: undefined },
+  { key: "discord:bulkWindowMs", env: "DISCORD_BULK_WINDOW_MS", option: undefined },
   { key: "discord:timeoutMs", env: "DISCORD_TIMEOUT_MS", option: undefined },
 ] as const;
 
+/**
+ * How command writes reach the service: `per-command` (the default: one POST, PATCH or
+ * DELETE per resource) or `bulk` (the writes of one deployment to one scope coalesce
+ * into one bulk overwrite PUT that carries every other live command unchanged; see
+ * bulkWriter.ts and the README's "Bulk write mode").
+ */
+export const WRITE_MODES = ["per-command", "bulk"] as const;
+export type WriteMode = (typeof WRITE_MODES)[number];
+const WRITE_MODE = { key: "discord:writeMode", env: "DISCORD_WRITE_MODE" } as const;
 /** How long a finished scope list is reused (see scopeCache.ts) unless configured. */
 const DEFAULT_READ_CACHE_MS = 10_000;
+/** How long a bulk batch collects operations (see bulkWriter.ts) unless configured. */
+const DEFAULT_BULK_WINDOW_MS = 200;
 
 export interface ProviderSettings {
   readonly client: ClientConfig;
   /** Default application id for resources that do not name one. */
   readonly applicationId: string | undefined;
+  readonly writeMode: WriteMode;
   /** How long a finished scope list is reused, in milliseconds. */
   readonly readCacheMs: number;
+  /** How long a bulk batch collects operations, in milliseconds. */
+  readonly bulkWindowMs: number;
+}
+
+function isWriteMode(v: string): v is WriteMode {
+  return (WRITE_MODES as readonly string[]).includes(v);
 }
 
 /** Reads the provider's settings: stack config first, then environment variables. */
@@ -45,15 +64,29 @@ export function readSettings(
   const client: ClientConfig = {};
   let applicationId: string | undefined;
   let readCacheMs = DEFAULT_READ_CACHE_MS;
+  let bulkWindowMs = DEFAULT_BULK_WINDOW_MS;
   for (const s of SETTINGS) {
     const value = config?.get(s.key) ?? env[s.env];
     if (value === undefined || value === "") continue;
     if (s.option !== undefined) client[s.option] = value;
     else if (s.key === "discord:applicationId") applicationId = value;
     else if (s.key === "discord:timeoutMs") client.timeoutMs = positiveMs(s.key, value);
-    else readCacheMs = nonNegativeMs(s.key, value);
+    else if (s.key === "discord:readCacheMs") readCacheMs = nonNegativeMs(s.key, value);
+    else bulkWindowMs = nonNegativeMs(s.key, value);
   }
-  return { client, applicationId, readCacheMs };
+  const mode = config?.get(WRITE_MODE.key) ?? env[WRITE_MODE.env] ?? "";
+  if (mode !== "" && !isWriteMode(mode)) {
+    throw new ConfigurationError(
+      `${WRITE_MODE.key} (or ${WRITE_MODE.env}) must be one of ${WRITE_MODES.join(", ")}, not ${JSON.stringify(mode)}`,
+    );
+  }
+  return {
+    client,
+    applicationId,
+    readCacheMs,
+    bulkWindowMs,
+    writeMode: mode === "" ? "per-command" : mode,
+  };
 }
 
 function positiveMs(key: string, value: string): number {
@@ -79,6 +112,14 @@ interface ProcessState {
   readonly writtenCommandIds: Set<string>;
   /** Command ids whose permissions a create or update of this deployment wrote. */
   readonly writtenPermissionIds: Set<string>;
+  /** Per (application, scope, type): names this deployment's creates and renames add. */
+  readonly plannedNames: Map<string, Set<string>>;
+  /** (application, scope, type, name) of the new commands of this deployment's replacements. */
+  readonly replacements: Set<string>;
+  /** Per (application, scope, type): old command ids that replacements delete first. */
+  readonly deletedFirst: Map<string, Set<string>>;
+  /** Per (application, scope): the list the limit checks of this deployment count from. */
+  readonly limitLists: Map<string, Promise<readonly WireCommand[]>>;
 }
 
 // One state per process, shared by the three providers even if their modules are loaded
@@ -93,6 +134,10 @@ function state(): ProcessState {
     client: undefined,
     writtenCommandIds: new Set(),
     writtenPermissionIds: new Set(),
+    plannedNames: new Map(),
+    replacements: new Set(),
+    deletedFirst: new Map(),
+    limitLists: new Map(),
   };
   return g[STATE_KEY];
 }
@@ -146,6 +191,51 @@ export const deployment = {
   arePermissionsLive(commandId: string): boolean {
     return state().writtenPermissionIds.has(commandId);
   },
+  /** Notes that a create or rename of this deployment adds `name` under `key`; returns all. */
+  planName(key: string, name: string): ReadonlySet<string> {
+    const planned = state().plannedNames;
+    const set = planned.get(key) ?? new Set<string>();
+    set.add(name);
+    planned.set(key, set);
+    return set;
+  },
+  /** A replacement that deletes its old command (`id`) first. */
+  deleteFirst(key: string, id: string): void {
+    const map = state().deletedFirst;
+    const set = map.get(key) ?? new Set<string>();
+    set.add(id);
+    map.set(key, set);
+  },
+  /**
+   * The scope's list as the deployment's first limit check read it: later checks count
+   * from the same list plus what the deployment plans, so they agree however the engine
+   * interleaves them with writes. A failed read is not kept.
+   */
+  limitList(
+    key: string,
+    load: () => Promise<readonly WireCommand[]>,
+  ): Promise<readonly WireCommand[]> {
+    const lists = state().limitLists;
+    let list = lists.get(key);
+    if (list === undefined) {
+      list = load();
+      lists.set(key, list);
+      list.catch(() => lists.delete(key));
+    }
+    return list;
+  },
+  deletedFirst(key: string): ReadonlySet<string> {
+    return state().deletedFirst.get(key) ?? new Set();
+  },
+  replacing(key: string): void {
+    state().replacements.add(key);
+  },
+  isReplacement(key: string): boolean {
+    return state().replacements.has(key);
+  },
+  plannedCount(key: string): number {
+    return state().plannedNames.get(key)?.size ?? 0;
+  },
 };
 
 /** For tests that run several deployments in one process. */
@@ -156,4 +246,8 @@ export function resetProcessState(): void {
   s.settings = undefined;
   s.writtenCommandIds.clear();
   s.writtenPermissionIds.clear();
+  s.plannedNames.clear();
+  s.replacements.clear();
+  s.deletedFirst.clear();
+  s.limitLists.clear();
 }

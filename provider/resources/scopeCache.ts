@@ -114,6 +114,22 @@ export function guildPermissionsSnapshot(
   );
 }
 
+/**
+ * After a bulk overwrite: the PUT's answer is the scope's whole list (full localizations),
+ * so the next batch of the same scope starts from it instead of another list GET.
+ */
+export function primeScope(
+  applicationId: string,
+  guildId: string | undefined,
+  list: readonly WireCommand[],
+): void {
+  const entry: Entry<Map<string, WireCommand>> = {
+    promise: Promise.resolve(new Map(list.map((c) => [c.id, c]))),
+    settledAt: Date.now(),
+  };
+  caches().commands.set(scopeKey(applicationId, guildId), entry);
+}
+
 /** Called after every write to a scope. */
 export function invalidateScope(applicationId: string, guildId: string | undefined): void {
   caches().commands.delete(scopeKey(applicationId, guildId));

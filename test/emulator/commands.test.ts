@@ -211,6 +211,26 @@ describe("limits", () => {
     expect((await api.post(`${api.guild}/commands`, slash("d"))).status).toBe(201);
   });
 
+  test("daily creates as a 429 (dailyCreateLimitStatus): code 30034, Retry-After until the window has room", async () => {
+    await emu.close();
+    ({ emu, api } = await start({ config: { dailyCreateLimit: 2, dailyCreateLimitStatus: 429 } }));
+    expect((await api.post(`${api.guild}/commands`, slash("a"))).status).toBe(201);
+    emu.control.advanceClock(60 * 60 * 1000); // the second create an hour later
+    expect((await api.post(`${api.guild}/commands`, slash("b"))).status).toBe(201);
+    const r = await api.post(`${api.guild}/commands`, slash("c"));
+    expect(r.status).toBe(429);
+    const body = rec(r.body);
+    expect(body["code"]).toBe(30034);
+    expect(body["global"]).toBe(false);
+    // Room again when the first create leaves the 24-hour window: 23 h from now.
+    expect(body["retry_after"]).toBeCloseTo(23 * 3600, 0);
+    expect(r.headers.get("retry-after")).toBe(String(23 * 3600));
+    // A bulk overwrite that adds one command needs the oldest create gone too.
+    const put = await api.put(`${api.guild}/commands`, [slash("a"), slash("b"), slash("z")]);
+    expect(put.status).toBe(429);
+    expect(Number(put.headers.get("retry-after"))).toBe(23 * 3600);
+  });
+
   test("entry points: none in guilds, one global, only with Activities", async () => {
     const ep = { name: "Play", type: 4, description: "Play it", handler: 1 };
     const off = await api.post(`${api.app}/commands`, ep);

@@ -1,6 +1,6 @@
 /**
  * Invalid programs fail `pulumi preview` through the real CLI, with the field path or
- * the resources involved in the message, and no request reaches the service:
+ * the resources involved in the message, and no write reaches the service:
  *  - a command that breaks a spec rule fails the provider's `check`;
  *  - program-wide problems (over 100 slash commands in a scope, two resources claiming
  *    one name) are found by the SDK's registry and reported through the same `check`
@@ -33,7 +33,12 @@ async function failedPreview(body: string): Promise<string> {
   const res = await prog.run(["preview", "--non-interactive"], { timeoutMs: 120_000 });
   expect(res.code).not.toBe(0);
   expect(res.code).not.toBeNull(); // null: killed by the timeout, i.e. the preview hung
-  expect(emu.counters().total).toBe(0);
+  // Nothing is written. A valid new command's check may read its scope's list (one GET,
+  // for the count and daily limits: provider/resources/scopeLimits.ts), nothing else.
+  expect(emu.counters().writes).toBe(0);
+  expect(emu.requestLog().every((e) => e.method === "GET" && /^list/.test(e.route ?? ""))).toBe(
+    true,
+  );
   return printed(res);
 }
 

@@ -268,7 +268,8 @@ describe("engine lifecycle: up, no-change preview, drift, recreate, destroy", ()
     expect((await prog.outputs())["banId"]).toBe(ban.id);
 
     // Exactly one create per command and one PUT per permissions object; one list per
-    // scope and one of the guild's overwrites (the creates look for live twins to adopt).
+    // scope (read once: check counts the live commands against the limits, create looks
+    // for live twins to adopt) and one of the guild's overwrites.
     expect(
       requests(emu)
         .filter((r) => r.startsWith("GET"))
@@ -406,11 +407,9 @@ describe("engine lifecycle: up, no-change preview, drift, recreate, destroy", ()
     expect((await prog.outputs())["banId"]).toBe(recreated.id);
     // Refresh: the three lists, then the permissions object that is not in its list: the
     // command is gone (404), so the permissions resource is dropped and created again.
-    expect(
-      requests(emu)
-        .filter((r) => r.startsWith("GET"))
-        .sort(),
-    ).toEqual(
+    // The recreated command's check reads the guild's list too (the limits), from the
+    // refresh's copy unless that is older than discord:readCacheMs (a slow machine).
+    expect([...new Set(requests(emu).filter((r) => r.startsWith("GET")))].sort()).toEqual(
       [
         "GET listGlobalCommands commands 200",
         `GET listGuildCommands guild:${G} commands 200`,

@@ -18,7 +18,7 @@ import {
 import { Api, rec } from "../emulator/helpers";
 import { scopeCorpus } from "./corpus";
 import type { Bag } from "./helpers";
-import { declared, globalProvider, guildProvider, setup, teardown } from "./helpers";
+import { configureAll, declared, globalProvider, guildProvider, setup, teardown } from "./helpers";
 
 let emu: RunningEmulator;
 let api: Api;
@@ -258,7 +258,11 @@ const INVALID: [string, Bag][] = [
 ];
 
 describe("the provider's verdict and the emulator's", () => {
-  beforeEach(() => emu.control.reset());
+  // Each test is a deployment of its own: check counts the names one deployment adds.
+  beforeEach(async () => {
+    emu.control.reset();
+    await configureAll(emu);
+  });
 
   test("at least 50 invalid commands", () => {
     expect(INVALID.length).toBeGreaterThanOrEqual(50);

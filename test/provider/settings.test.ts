@@ -20,3 +20,24 @@ test("the scope-list reuse window: 10 s unless configured; a bad value is a clea
     'discord:readCacheMs must be a number of milliseconds >= 0, not "soon"',
   );
 });
+
+test("the write mode: per-command unless configured; an unknown mode is a clear error", () => {
+  expect(readSettings(config({}), {}).writeMode).toBe("per-command");
+  expect(readSettings(config({ "discord:writeMode": "bulk" }), {}).writeMode).toBe("bulk");
+  expect(readSettings(undefined, { DISCORD_WRITE_MODE: "bulk" }).writeMode).toBe("bulk");
+  expect(
+    readSettings(config({ "discord:writeMode": "per-command" }), { DISCORD_WRITE_MODE: "bulk" })
+      .writeMode,
+  ).toBe("per-command");
+  expect(() => readSettings(config({ "discord:writeMode": "batch" }), {})).toThrow(
+    'discord:writeMode (or DISCORD_WRITE_MODE) must be one of per-command, bulk, not "batch"',
+  );
+});
+
+test("the bulk batching window: 200 ms unless configured", () => {
+  expect(readSettings(config({}), {}).bulkWindowMs).toBe(200);
+  expect(readSettings(undefined, { DISCORD_BULK_WINDOW_MS: "20" }).bulkWindowMs).toBe(20);
+  expect(() => readSettings(config({ "discord:bulkWindowMs": "-1" }), {})).toThrow(
+    'discord:bulkWindowMs must be a number of milliseconds >= 0, not "-1"',
+  );
+});

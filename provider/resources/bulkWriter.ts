@@ -1,0 +1,373 @@
+/**
+ * Bulk write mode (`discord:writeMode: bulk`): the creates, updates and deletes that one
+ * deployment sends for one scope coalesce into one bulk overwrite PUT (endpoints 6 and
+ * 12) instead of one request each. The service allows about 5 creates per 20 s per
+ * scope, and a PUT is one request whatever it carries, so 100 new commands cost a few
+ * PUTs instead of 100 rate-limited POSTs.
+ *
+ * A bulk overwrite deletes every command its list leaves out, so the list is built from
+ * the live scope (the scope cache: one list GET, then each PUT's answer): every live
+ * command the batch does not touch is carried unchanged (same id, every field the
+ * endpoint's body accepts, the entry point included), updates are applied to their
+ * command, creates are added (or, like the POST's upsert, take over the live command of
+ * the same type and name), and only the ids the batch deletes are left out. A command
+ * the stack does not manage is never left out.
+ *
+ * Batching: the engine runs resource operations in parallel slots (`--parallel`, by
+ * default 4 per CPU: 8 on a 2-core machine) and an operation holds its slot until it
+ * resolves, so at most that many operations can wait for one PUT; `pulumi up --parallel
+ * 100` lets one PUT carry a whole scope. A batch closes `discord:bulkWindowMs` (default
+ * 200 ms) after its first operation arrived, and stays open longer while the scope's PUT
+ * would wait on its rate limit anyway; operations that arrive after it closed join the
+ * next batch. PUTs of one scope never overlap, because each one's list is built from the
+ * previous one's answer. (Measured with `npm run bench`: operations of one engine wave
+ * arrive spread over 0.2-1.5 s on a loaded 2-core machine; 10 ms and 50 ms windows made
+ * more, smaller PUTs than 200 ms. See the README.)
+ *
+ * Fields the bulk body does not accept (`nsfw` in a guild: blank in the spec's table)
+ * are restored after the PUT by a PATCH of only that field, for the commands whose
+ * answer lost them.
+ *
+ * Failure: when the PUT fails, every operation of the batch fails with the service's
+ * error (the PUT is all or nothing on the service; the engine records none of them).
+ */
+import * as fs from "node:fs";
+import type { WireCommand, WireCommandBody, WireCommandPatch } from "../client";
+import type { CanonicalCommandField, CommandField, Scope, Where } from "../schema";
+import {
+  acceptedIn,
+  CANONICAL_COMMAND_FIELDS,
+  COMMAND_FIELDS,
+  canonicalCommand,
+  diffCommandFields,
+  patchBody,
+} from "../schema";
+import { Routes } from "../routes";
+import { client, settings } from "./providerProcess";
+import { invalidateScope, primeScope, scopeCommands } from "./scopeCache";
+
+export type BulkOperation =
+  | { readonly kind: "create"; readonly body: WireCommandBody }
+  | { readonly kind: "update"; readonly id: string; readonly body: WireCommandBody }
+  | { readonly kind: "delete"; readonly id: string };
+
+export interface BulkResult {
+  /** The command as the service holds it after the batch (absent for a delete). */
+  readonly command: WireCommand | undefined;
+  /** For a create: true when it made a new command, false when it took over one by name. */
+  readonly created: boolean;
+}
+
+/** An update of a command that is no longer in the live scope (deleted outside the stack). */
+export class CommandGoneError extends Error {
+  constructor(readonly commandId: string) {
+    super(
+      `command ${commandId} is not in its scope's live list (deleted outside the stack): ` +
+        "run `pulumi refresh`, and the next `pulumi up` creates it again",
+    );
+    this.name = "CommandGoneError";
+  }
+}
+
+interface Pending {
+  readonly op: BulkOperation;
+  readonly arrivedAt: number;
+  resolve(result: BulkResult): void;
+  reject(error: unknown): void;
+}
+
+interface ScopeQueue {
+  readonly applicationId: string;
+  readonly guildId: string | undefined;
+  pending: Pending[];
+  /** A drain of this scope is scheduled and has not started yet. */
+  scheduled: boolean;
+  /** The scope's PUTs, one after the other. */
+  tail: Promise<void>;
+}
+
+/** What the batches of this process looked like (for the bench and the tests). */
+export interface BulkStats {
+  batches: number;
+  operations: number;
+  /** Largest number of operations one PUT carried. */
+  largestBatch: number;
+  /** Largest time between the first and last arrival of one batch's operations, ms. */
+  largestArrivalSpreadMs: number;
+}
+
+const KEY = Symbol.for("pulumi-discord-commands.bulkWriter");
+type GlobalWithQueues = typeof globalThis & {
+  [KEY]?: { queues: Map<string, ScopeQueue>; stats: BulkStats };
+};
+
+function shared(): { queues: Map<string, ScopeQueue>; stats: BulkStats } {
+  const g = globalThis as GlobalWithQueues;
+  g[KEY] ??= { queues: new Map(), stats: emptyStats() };
+  return g[KEY];
+}
+
+function emptyStats(): BulkStats {
+  return { batches: 0, operations: 0, largestBatch: 0, largestArrivalSpreadMs: 0 };
+}
+
+export function bulkStats(): BulkStats {
+  return { ...shared().stats };
+}
+
+export function resetBulkWriter(): void {
+  shared().queues.clear();
+  shared().stats = emptyStats();
+}
+
+/** Queues one operation for its scope's next bulk overwrite; resolves when that PUT is done. */
+export function bulkWrite(
+  applicationId: string,
+  guildId: string | undefined,
+  op: BulkOperation,
+): Promise<BulkResult> {
+  const key = `${applicationId}/${guildId ?? "global"}`;
+  const queues = shared().queues;
+  let q = queues.get(key);
+  if (q === undefined) {
+    q = { applicationId, guildId, pending: [], scheduled: false, tail: Promise.resolve() };
+    queues.set(key, q);
+  }
+  const queue = q;
+  return new Promise<BulkResult>((resolve, reject) => {
+    queue.pending.push({ op, arrivedAt: Date.now(), resolve, reject });
+    if (queue.scheduled) return;
+    queue.scheduled = true;
+    setTimeout(() => {
+      queue.tail = queue.tail.then(async () => {
+        await roomForPut(queue);
+        queue.scheduled = false;
+        const batch = queue.pending.splice(0);
+        return batch.length === 0 ? undefined : runBatch(queue, batch);
+      });
+    }, settings().bulkWindowMs);
+  });
+}
+
+/**
+ * Waits while the scope's PUT would wait for its rate limit anyway: the batch stays open
+ * meanwhile, so operations that arrive then go in this PUT rather than the next one.
+ * (A wait past the client's budget is left to the client, which fails the PUT.)
+ */
+async function roomForPut(queue: ScopeQueue): Promise<void> {
+  const rest = client().rest;
+  const route =
+    queue.guildId === undefined
+      ? Routes.bulkOverwriteGlobalCommands
+      : Routes.bulkOverwriteGuildCommands;
+  const params: Record<string, string> = { applicationId: queue.applicationId };
+  if (queue.guildId !== undefined) params["guildId"] = queue.guildId;
+  for (let waited = 0; waited < MAX_HOLD_MS;) {
+    const ms = rest.rateLimitWaitMs(route, params);
+    if (ms <= 0) return;
+    const step = Math.min(ms, MAX_HOLD_MS - waited);
+    await new Promise((resolve) => setTimeout(resolve, step));
+    waited += step;
+  }
+}
+
+/** Longest a batch is held open for the rate limit. */
+const MAX_HOLD_MS = 30_000;
+
+/** One command of the list the PUT sends. */
+interface Entry {
+  /** The live id; undefined for a command the batch creates. */
+  readonly id: string | undefined;
+  /** The whole command the scope should hold (wire fields). */
+  intended: Record<string, unknown>;
+  /** The operations that resolve with this command. */
+  readonly waiting: Pending[];
+  readonly created: boolean;
+}
+
+async function runBatch(queue: ScopeQueue, batch: Pending[]): Promise<void> {
+  const { applicationId, guildId } = queue;
+  const scope: Scope = guildId === undefined ? "global" : "guild";
+  const stats = shared().stats;
+  stats.batches++;
+  stats.operations += batch.length;
+  stats.largestBatch = Math.max(stats.largestBatch, batch.length);
+  const arrivals = batch.map((p) => p.arrivedAt);
+  const spreadMs = Math.max(...arrivals) - Math.min(...arrivals);
+  stats.largestArrivalSpreadMs = Math.max(stats.largestArrivalSpreadMs, spreadMs);
+  const logFile = process.env["DISCORD_BULK_LOG"];
+  if (logFile !== undefined && logFile !== "") {
+    // One JSON line per batch (no ids, no credentials): how the window and the engine's
+    // parallel slots shape the batches (the bench reads it).
+    const line = {
+      scope: guildId === undefined ? "global" : "guild",
+      size: batch.length,
+      spreadMs,
+    };
+    fs.appendFileSync(logFile, `${JSON.stringify(line)}\n`);
+  }
+
+  const settled = new Set<Pending>();
+  const fail = (p: Pending, error: unknown): void => {
+    settled.add(p);
+    p.reject(error);
+  };
+  try {
+    const live = await scopeCommands(applicationId, guildId);
+    const entries: Entry[] = [...live.values()].map((c) => ({
+      id: c.id,
+      intended: { ...c },
+      waiting: [],
+      created: false,
+    }));
+    const byId = new Map(entries.map((e) => [e.id, e]));
+    const deletes: Pending[] = [];
+
+    for (const p of batch) {
+      const op = p.op;
+      if (op.kind === "delete") {
+        deletes.push(p);
+        continue;
+      }
+      if (op.kind === "update") {
+        const entry = byId.get(op.id);
+        if (entry === undefined) {
+          fail(p, new CommandGoneError(op.id));
+          continue;
+        }
+        entry.intended = applyPatch(entry.intended, op.body);
+        entry.waiting.push(p);
+        continue;
+      }
+      // A create is an upsert by (type, name), as the POST is: it takes over a live command.
+      const body = op.body as Record<string, unknown>;
+      const same = entries.find((e) => sameIdentity(e.intended, body));
+      if (same !== undefined && same.id !== undefined) {
+        same.intended = { ...body };
+        same.waiting.push(p);
+      } else {
+        entries.push({ id: undefined, intended: { ...body }, waiting: [p], created: true });
+      }
+    }
+    // A delete of an id that a create or update of this batch holds would delete a live
+    // command (names swapped); the original is gone already. Otherwise it leaves the list.
+    const removed = new Set<string>();
+    for (const p of deletes) {
+      if (p.op.kind !== "delete") continue;
+      const entry = byId.get(p.op.id);
+      if (entry !== undefined && entry.waiting.length === 0) removed.add(p.op.id);
+    }
+    const list = entries.filter((e) => e.id === undefined || !removed.has(e.id));
+    if (removed.size === 0 && list.every((e) => e.waiting.length === 0)) {
+      // Nothing left to write (every operation failed, or deletes of commands already gone).
+      for (const p of deletes) {
+        settled.add(p);
+        p.resolve({ command: undefined, created: false });
+      }
+      return;
+    }
+
+    const where: Where = `${scope}:bulk`;
+    const bodies = list.map((e) => bulkBody(e, scope, where)) as WireCommandBody[];
+    const api = client();
+    let answer: WireCommand[];
+    try {
+      answer =
+        guildId === undefined
+          ? await api.bulkOverwriteGlobalCommands(applicationId, bodies)
+          : await api.bulkOverwriteGuildCommands(applicationId, guildId, bodies);
+    } finally {
+      invalidateScope(applicationId, guildId);
+    }
+
+    // Each entry's command in the answer: by id, or for a new one by (type, name).
+    const final: WireCommand[] = [];
+    for (const e of list) {
+      const found =
+        e.id !== undefined
+          ? answer.find((c) => c.id === e.id)
+          : answer.find((c) => sameIdentity(c, e.intended));
+      if (found === undefined) {
+        const error = new Error(
+          `the bulk overwrite of ${scopeName(applicationId, guildId)} answered without ` +
+            `the command ${String(e.intended["name"])}`,
+        );
+        for (const p of e.waiting) fail(p, error);
+        continue;
+      }
+      let command = found;
+      const lost = fieldsTheBodyCannotCarry(e.intended, found, where);
+      if (lost.length > 0) {
+        try {
+          const patch = patchBody(e.intended, lost) as WireCommandPatch;
+          command =
+            guildId === undefined
+              ? await api.editGlobalCommand(applicationId, found.id, patch)
+              : await api.editGuildCommand(applicationId, guildId, found.id, patch);
+        } catch (error) {
+          for (const p of e.waiting) fail(p, error);
+          final.push(found);
+          continue;
+        }
+      }
+      final.push(command);
+      for (const p of e.waiting) {
+        settled.add(p);
+        p.resolve({ command, created: e.created });
+      }
+    }
+    primeScope(applicationId, guildId, final);
+    for (const p of deletes) {
+      settled.add(p);
+      p.resolve({ command: undefined, created: false });
+    }
+  } catch (error) {
+    for (const p of batch) if (!settled.has(p)) fail(p, error);
+  }
+}
+
+/** The command a PATCH of `body` makes of `live`: what an update means in per-command mode. */
+function applyPatch(live: Record<string, unknown>, body: WireCommandBody): Record<string, unknown> {
+  return { ...live, ...patchBody(body, CANONICAL_COMMAND_FIELDS) };
+}
+
+function sameIdentity(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const ca = canonicalCommand(a);
+  const cb = canonicalCommand(b);
+  return ca.type === cb.type && ca.name === cb.name;
+}
+
+/**
+ * One element of the PUT's list: every field of the one field table that this endpoint's
+ * body accepts and this scope keeps, as the command holds it (null is what the service
+ * takes for an absent field in a full overwrite), plus the id of a live command.
+ */
+function bulkBody(e: Entry, scope: Scope, where: Where): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of Object.keys(COMMAND_FIELDS) as CommandField[]) {
+    if (field === "id") continue;
+    const keptIn: readonly Scope[] = COMMAND_FIELDS[field].keptIn;
+    const value = e.intended[field];
+    if (value === undefined || value === null) continue;
+    if (!acceptedIn(field, where) || !keptIn.includes(scope)) continue;
+    out[field] = value;
+  }
+  if (e.id !== undefined) out["id"] = e.id;
+  return out;
+}
+
+/** Fields of `intended` that the bulk body could not carry and the answer does not hold. */
+function fieldsTheBodyCannotCarry(
+  intended: Record<string, unknown>,
+  answer: WireCommand,
+  where: Where,
+): CanonicalCommandField[] {
+  return diffCommandFields(intended, answer).filter((f) => !acceptedIn(f, where));
+}
+
+/** How messages name a scope. */
+export function scopeName(applicationId: string, guildId: string | undefined): string {
+  return guildId === undefined
+    ? `the global scope of application ${applicationId}`
+    : `guild ${guildId} (application ${applicationId})`;
+}

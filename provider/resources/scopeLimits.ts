@@ -1,0 +1,140 @@
+/**
+ * What the provider can know about the service's per-scope limits before it writes, from
+ * one list GET per scope (the scope cache), made only for scopes where this deployment
+ * creates or renames commands: a preview without creates makes no request.
+ *
+ * - Count per type (100 CHAT_INPUT, 15 USER, 15 MESSAGE, 1 PRIMARY_ENTRY_POINT per
+ *   scope; the one Limits table): checked by the service when a command is created. The
+ *   engine runs a deployment's creates before the deletes of the resources it removes,
+ *   so a create fails (30032) when the live commands of its type plus the names this
+ *   deployment adds would pass the limit, even if the deployment also removes some.
+ *   `check` of a new resource fails the preview then, naming the scope.
+ * - A rename is a replacement that creates the new command before it deletes the old one,
+ *   which in a full scope fails too. So `diff` asks for delete-before-replace when the
+ *   new name would pass the limit: the old command goes first, the new one then fits. A
+ *   new name that is live already adds nothing (the create takes that command over),
+ *   so a swap of names in a full scope keeps create-before-delete.
+ * - Daily creates (200 per guild): `check` fails when one deployment adds more names than
+ *   that to one guild.
+ *
+ * Every check of a deployment counts from the first list it read of the scope (one GET
+ * per scope and deployment, shared with refresh and bulk writes through the scope cache),
+ * plus what the deployment plans: the count each one sees is the one the deployment ends
+ * with, whatever the engine has written meanwhile.
+ *
+ * A name counts once however often it is planned (a preview and an `up` in one process,
+ * or a check after its own create), and names live already never count. A replacement's
+ * new command is checked by the engine as a new resource after its diff: it is counted
+ * by the diff only. A replacement that deletes first counts its name as an addition and
+ * its old command as leaving, so diffs that run while some replacements have deleted and
+ * not yet created (the engine interleaves them) still see the count they will reach.
+ */
+import type { WireCommand } from "../client";
+import { commandsPerScope, CommandType, Limits } from "../schema";
+import { scopeName } from "./bulkWriter";
+import { deployment } from "./providerProcess";
+import { scopeSnapshot } from "./scopeCache";
+
+const TYPE_NAMES: Record<number, string> = Object.fromEntries(
+  Object.entries(CommandType).map(([k, v]) => [v, k]),
+);
+
+interface Plan {
+  /** The live commands of the type in the scope. */
+  readonly live: WireCommand[];
+  /** Whether the name is live already (an upsert, not an addition). */
+  readonly isLive: boolean;
+  /** How many commands of the type the scope holds once every planned name is added. */
+  readonly countAfter: number;
+  readonly limit: number;
+}
+
+async function plan(
+  applicationId: string,
+  guildId: string | undefined,
+  type: number,
+  name: string,
+): Promise<Plan> {
+  const limit = commandsPerScope(type, guildId === undefined ? "global" : "guild");
+  // Held for the whole deployment (limitList); loaded through the snapshot that create's
+  // live-twin lookup reads too, so both cost one list GET per scope.
+  const all = await deployment.limitList(`${applicationId}/${guildId ?? "global"}`, () =>
+    scopeSnapshot(applicationId, guildId),
+  );
+  const live = all.filter((c) => (c.type ?? 1) === type);
+  const liveNames = new Set(live.map((c) => c.name));
+  const isLive = liveNames.has(name);
+  const key = `${applicationId}/${guildId ?? "global"}/${type}`;
+  const planned = isLive ? new Set<string>() : deployment.planName(key, name);
+  let added = 0;
+  for (const n of planned) if (!liveNames.has(n)) added++;
+  // Old commands that replacements delete before their create, and are still live.
+  let leaving = 0;
+  const liveIds = new Set(live.map((c) => c.id));
+  for (const id of deployment.deletedFirst(key)) if (liveIds.has(id)) leaving++;
+  return { live, isLive, countAfter: live.length + added - leaving, limit };
+}
+
+/** True when replacing a command by one of `type` and `name` must delete the old one first. */
+export async function replacementNeedsRoom(
+  oldId: string,
+  applicationId: string,
+  guildId: string | undefined,
+  type: number,
+  name: string,
+): Promise<boolean> {
+  const key = `${applicationId}/${guildId ?? "global"}/${type}`;
+  deployment.replacing(`${key}/${name}`);
+  const p = await plan(applicationId, guildId, type, name);
+  const deleteFirst = !p.isLive && p.countAfter > p.limit;
+  // Deleted first, the old command makes room for the new one (net nothing once both ran;
+  // until then, the name counts as an addition and the old command as leaving).
+  if (deleteFirst) deployment.deleteFirst(key, oldId);
+  return deleteFirst;
+}
+
+/** Names this deployment adds to a guild (daily creates), per guild key. */
+function plannedInGuild(applicationId: string, guildId: string): number {
+  let n = 0;
+  for (const type of Object.values(CommandType)) {
+    n += deployment.plannedCount(`${applicationId}/${guildId}/${type}`);
+  }
+  return n;
+}
+
+/** Why creating this command would fail on a limit the service states; [] when it would not. */
+export async function createProblems(
+  applicationId: string,
+  guildId: string | undefined,
+  type: number,
+  name: string,
+): Promise<string[]> {
+  // The engine checks a replacement's new command again, as a new resource: its diff
+  // has planned it already (and made room for it).
+  if (deployment.isReplacement(`${applicationId}/${guildId ?? "global"}/${type}/${name}`)) {
+    return [];
+  }
+  const p = await plan(applicationId, guildId, type, name);
+  if (p.isLive) return []; // an upsert onto a live command: no addition, no create counted
+  const where = scopeName(applicationId, guildId);
+  const typeName = TYPE_NAMES[type] ?? `type ${type}`;
+  const problems: string[] = [];
+  if (p.countAfter > p.limit) {
+    problems.push(
+      `${where} would hold ${p.countAfter} ${typeName} commands (the limit is ${p.limit}): ` +
+        `${p.live.length} live now, and this deployment adds ${p.countAfter - p.live.length}. ` +
+        "The engine runs creates before it deletes removed resources, so remove commands " +
+        "(or delete the ones no stack manages) in an earlier `pulumi up`",
+    );
+  }
+  if (guildId !== undefined) {
+    const creates = plannedInGuild(applicationId, guildId);
+    if (creates > Limits.DAILY_CREATES) {
+      problems.push(
+        `${where}: this deployment creates ${creates} commands, more than the service's ` +
+          `daily create limit (${Limits.DAILY_CREATES} per day per guild); split it over several days`,
+      );
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,113 @@
+/**
+ * Renames and name swaps in a full scope through the real `pulumi` CLI, in both write
+ * modes: a guild holding 100 CHAT_INPUT and 15 USER commands (the limits) renames 1, 2,
+ * then 5 of each at once, and swaps two names. A rename creates the new command before
+ * deleting the old one unless that would pass the limit (30032); then `diff` asks the
+ * engine to delete first (scopeLimits.ts). Permissions follow the renamed command's new id.
+ */
+import { startEmulator } from "../../emulator";
+import type { RunningEmulator } from "../../emulator";
+import type { PulumiProgram } from "../../scripts/pulumiProgram";
+import {
+  commandKeys,
+  IDS,
+  liveCommand,
+  liveCommands,
+  livePermissions,
+  programAgainst,
+} from "./lifecycle.helpers";
+
+jest.setTimeout(600_000);
+
+const G = IDS.guild;
+const SLASH = 100;
+const USER = 15;
+const PERMISSIONS = [{ id: IDS.role, type: 1, permission: true }];
+
+interface Phase {
+  /** How many of each type carry a new name. */
+  readonly renamed: number;
+  /** Swap the names of slash commands 50 and 51, and of user commands 10 and 11. */
+  readonly swapped: boolean;
+}
+
+function slashName(i: number, p: Phase): string {
+  if (i < p.renamed) return `renamed${p.renamed}-${i}`;
+  if (p.swapped && i === 50) return "cmd51";
+  if (p.swapped && i === 51) return "cmd50";
+  return `cmd${i}`;
+}
+
+function userName(i: number, p: Phase): string {
+  if (i < p.renamed) return `Renamed ${p.renamed} ${i}`;
+  if (p.swapped && i === 10) return "User 11";
+  if (p.swapped && i === 11) return "User 10";
+  return `User ${i}`;
+}
+
+function program(p: Phase): string {
+  const slash = Array.from({ length: SLASH }, (_, i) => slashName(i, p));
+  const user = Array.from({ length: USER }, (_, i) => userName(i, p));
+  return `
+import * as discord from "pulumi-discord-commands";
+const guildId = ${JSON.stringify(G)};
+const slash = ${JSON.stringify(slash)};
+const user = ${JSON.stringify(user)};
+const first = slash.map((name, i) => new discord.GuildCommand(\`slash-\${i}\`, { guildId, name, description: \`Command \${i}\` }))[0];
+user.forEach((name, i) => new discord.GuildCommand(\`user-\${i}\`, { guildId, type: discord.CommandType.USER, name }));
+new discord.GuildCommandPermissions("first-permissions", {
+  guildId,
+  commandId: first!.commandId,
+  permissions: ${JSON.stringify(PERMISSIONS)},
+});
+`;
+}
+
+function expectedKeys(p: Phase): string[] {
+  return [
+    ...Array.from({ length: SLASH }, (_, i) => `${G} 1 ${slashName(i, p)}`),
+    ...Array.from({ length: USER }, (_, i) => `${G} 2 ${userName(i, p)}`),
+  ].sort();
+}
+
+/** Resources: the stack, 115 commands, 1 permissions object. */
+const RESOURCES = 1 + SLASH + USER + 1;
+
+describe.each(["per-command", "bulk"])("full-scope renames, %s mode", (mode) => {
+  let emu: RunningEmulator;
+  let prog: PulumiProgram;
+
+  beforeAll(async () => {
+    emu = await startEmulator({ port: 0, rateLimits: false });
+    prog = await programAgainst(emu, `full-scope-${mode}`, program({ renamed: 0, swapped: false }));
+    await prog.ok(["config", "set", "discord:writeMode", mode]);
+    await prog.up();
+    expect(commandKeys(emu)).toEqual(expectedKeys({ renamed: 0, swapped: false }));
+  });
+
+  afterAll(async () => {
+    prog?.cleanup();
+    await emu?.close();
+  });
+
+  test.each([
+    { renamed: 1, swapped: false },
+    { renamed: 2, swapped: false },
+    { renamed: 5, swapped: true },
+  ])("rename $renamed of each type at once (swap: $swapped)", async (phase) => {
+    const before = new Map(liveCommands(emu).map((c) => [c.name, c.id]));
+    prog.write({ "index.ts": program(phase) });
+    await prog.up();
+
+    expect(commandKeys(emu)).toEqual(expectedKeys(phase));
+    const first = liveCommand(emu, slashName(0, phase), G);
+    expect(before.has(first.name)).toBe(false); // a new command, a new id
+    expect(livePermissions(emu, first.id)).toEqual(PERMISSIONS);
+    if (phase.swapped) {
+      // The swap took over each other's commands: the two ids survive, crossed.
+      expect(liveCommand(emu, "cmd51", G).id).toBe(before.get("cmd51"));
+      expect(liveCommand(emu, "User 10", G, 2).id).toBe(before.get("User 10"));
+    }
+    expect(await prog.previewSummary(["--refresh"])).toEqual({ same: RESOURCES });
+  });
+});

@@ -1,0 +1,316 @@
+/**
+ * Bulk write mode against the emulator: how many requests for how many operations, that
+ * every live command the batch does not touch is carried unchanged (unmanaged ones, the
+ * entry point, a guild command's nsfw), and that a failing PUT fails every pending
+ * operation with the service's error and changes nothing.
+ */
+import type { RunningEmulator } from "../../emulator";
+import { Api, rec, str } from "../emulator/helpers";
+import type { Bag } from "./helpers";
+import {
+  configureAll,
+  globalInputs,
+  globalProvider,
+  guildInputs,
+  guildProvider,
+  rejection,
+  requests,
+  setup,
+  slashArgs,
+  teardown,
+  writes,
+} from "./helpers";
+import { bulkStats, resetBulkWriter } from "../../provider/resources/bulkWriter";
+
+let emu: RunningEmulator;
+let api: Api;
+
+beforeAll(async () => {
+  emu = await setup();
+  api = new Api(emu);
+});
+afterAll(() => teardown(emu));
+
+async function bulkDeployment(): Promise<void> {
+  emu.control.reset();
+  resetBulkWriter();
+  await configureAll(emu, { "discord:writeMode": "bulk" });
+}
+
+/** Five commands another tool made in the guild (one age-restricted, one localized, two context menus). */
+async function seedUnmanagedGuild(): Promise<Record<string, unknown>[]> {
+  const bodies = [
+    { name: "other-a", description: "Other A", nsfw: true },
+    {
+      name: "other-b",
+      description: "Other B",
+      name_localizations: { fr: "autre-b" },
+      default_member_permissions: "32",
+      options: [{ type: 3, name: "x", description: "X", required: true }],
+    },
+    { name: "other-c", description: "Other C" },
+    { type: 2, name: "Other User" },
+    { type: 3, name: "Other Message" },
+  ];
+  const out: Record<string, unknown>[] = [];
+  for (const b of bodies) {
+    const res = await api.post(`${api.guild}/commands`, b);
+    expect(res.status).toBe(201);
+    out.push(rec(res.body));
+  }
+  return out;
+}
+
+function liveGuild(): Map<string, Record<string, unknown>> {
+  return new Map(
+    emu.control
+      .commands()
+      .filter((c) => c["guild_id"] === emu.guildId)
+      .map((c) => [str(c["id"]), c]),
+  );
+}
+
+const userArgs = (name: string): Bag => ({ type: 2, name });
+
+describe("bulk write mode", () => {
+  test("8 parallel creates in a guild: one list GET and one PUT; unmanaged commands kept unchanged", async () => {
+    await bulkDeployment();
+    const others = await seedUnmanagedGuild();
+    emu.control.resetLog();
+
+    const inputs = [
+      ...Array.from({ length: 6 }, (_, i) => guildInputs(emu, slashArgs(`cmd${i}`))),
+      guildInputs(emu, userArgs("Managed User")),
+      guildInputs(emu, { type: 3, name: "Managed Message" }),
+    ];
+    const results = await Promise.all(inputs.map((i) => guildProvider.create(i)));
+
+    expect(requests(emu, "GET").length).toBe(1);
+    expect(requests(emu, "PUT").map((e) => e.route)).toEqual(["bulkOverwriteGuildCommands"]);
+    // The one PATCH: other-a's nsfw, which the guild bulk body cannot carry (see the nsfw test).
+    expect(requests(emu, "PATCH").map((e) => e.path)).toEqual([
+      `/api/v10${api.guild}/commands/${str(others[0]?.["id"])}`,
+    ]);
+    expect(bulkStats()).toMatchObject({ batches: 1, operations: 8, largestBatch: 8 });
+
+    const live = liveGuild();
+    expect(live.size).toBe(13);
+    const ids = new Set(results.map((r) => r.id));
+    expect(ids.size).toBe(8);
+    for (const r of results) {
+      const c = live.get(r.id);
+      expect(c).toBeDefined();
+      expect(r.outs["commandId"]).toBe(r.id);
+      expect(r.outs["version"]).toBe(c?.["version"]);
+      expect(r.outs["adopted"]).toBe(false);
+    }
+    // The unmanaged ones: same id, same fields; same version, except other-a, whose nsfw
+    // went out with the PUT and back with the PATCH (each a new version).
+    const [nsfwOne, ...rest] = others;
+    for (const o of rest) expect(live.get(str(o["id"]))).toEqual(o);
+    const { version: _v, ...fields } = nsfwOne ?? {};
+    expect(live.get(str(nsfwOne?.["id"]))).toMatchObject(fields);
+  });
+
+  test("update, delete and create of one scope in one PUT; the next batch reuses its answer (no GET)", async () => {
+    await bulkDeployment();
+    const others = await seedUnmanagedGuild();
+    const [a, b] = await Promise.all([
+      guildProvider.create(guildInputs(emu, slashArgs("alpha"))),
+      guildProvider.create(guildInputs(emu, slashArgs("beta"))),
+    ]);
+    if (a === undefined || b === undefined) throw new Error("creates failed");
+    await configureAll(emu, { "discord:writeMode": "bulk" }); // the next deployment
+    emu.control.resetLog();
+
+    const newAlpha = guildInputs(emu, slashArgs("alpha", { description: "Alpha, edited" }));
+    const [updated, , created] = await Promise.all([
+      guildProvider.update(a.id, a.outs, newAlpha),
+      guildProvider.delete(b.id, b.outs),
+      guildProvider.create(guildInputs(emu, slashArgs("gamma"))),
+    ]);
+    expect(requests(emu, "GET").length).toBe(1);
+    expect(requests(emu, "PUT").length).toBe(1);
+    expect(writes(emu).length).toBe(2); // the PUT, and other-a's nsfw restored
+
+    const live = liveGuild();
+    expect(live.get(a.id)?.["description"]).toBe("Alpha, edited");
+    expect(updated.outs["version"]).toBe(live.get(a.id)?.["version"]);
+    expect(live.has(b.id)).toBe(false);
+    expect(live.get(created.id)?.["name"]).toBe("gamma");
+    for (const o of others.slice(1)) expect(live.get(str(o["id"]))).toEqual(o);
+
+    // The next batch of the deployment starts from the PUT's answer: no list GET.
+    emu.control.resetLog();
+    await guildProvider.create(guildInputs(emu, slashArgs("delta")));
+    expect(requests(emu, "GET").length).toBe(0);
+    expect(requests(emu, "PUT").length).toBe(1);
+  });
+
+  test("a create takes over a live command of the same name (upsert), like the POST", async () => {
+    await bulkDeployment();
+    const [other] = await seedUnmanagedGuild();
+    const result = await guildProvider.create(
+      guildInputs(emu, slashArgs("other-a", { description: "Now managed" })),
+    );
+    expect(result.id).toBe(other?.["id"]);
+    expect(result.outs["adopted"]).toBe(true);
+    expect(liveGuild().get(result.id)?.["description"]).toBe("Now managed");
+    expect(liveGuild().get(result.id)?.["nsfw"]).toBe(false); // the program's whole declaration
+  });
+
+  test("a swap of two names: the creates take over each other's commands, the deletes delete nothing", async () => {
+    await bulkDeployment();
+    const [x, y] = await Promise.all([
+      guildProvider.create(guildInputs(emu, slashArgs("left"))),
+      guildProvider.create(guildInputs(emu, slashArgs("right"))),
+    ]);
+    if (x === undefined || y === undefined) throw new Error("creates failed");
+    // The engine: both replacement creates first, then both deletes of the originals.
+    const [x2, y2] = await Promise.all([
+      guildProvider.create(guildInputs(emu, slashArgs("right", { description: "X now" }))),
+      guildProvider.create(guildInputs(emu, slashArgs("left", { description: "Y now" }))),
+    ]);
+    await Promise.all([guildProvider.delete(x.id, x.outs), guildProvider.delete(y.id, y.outs)]);
+    const live = liveGuild();
+    expect(live.size).toBe(2);
+    expect(live.get(x2.id)?.["description"]).toBe("X now");
+    expect(live.get(y2.id)?.["description"]).toBe("Y now");
+  });
+
+  test("global scope: the entry point and an unmanaged global command are carried; all four types", async () => {
+    await bulkDeployment();
+    emu.control.setActivities(emu.applicationId, true);
+    const before = emu.control.commands().filter((c) => c["guild_id"] === undefined);
+    expect(before.map((c) => c["type"])).toEqual([4]);
+    const other = rec(
+      (
+        await api.post(`${api.app}/commands`, {
+          name: "other-global",
+          description: "Not ours",
+          contexts: [0, 1],
+          integration_types: [0],
+          nsfw: true,
+        })
+      ).body,
+    );
+    emu.control.resetLog();
+    const results = await Promise.all([
+      globalProvider.create(globalInputs(emu, slashArgs("g1"))),
+      globalProvider.create(globalInputs(emu, userArgs("G User"))),
+      globalProvider.create(globalInputs(emu, { type: 3, name: "G Message" })),
+    ]);
+    expect(requests(emu, "PUT").map((e) => e.route)).toEqual(["bulkOverwriteGlobalCommands"]);
+    expect(writes(emu).length).toBe(1);
+    const live = emu.control.commands().filter((c) => c["guild_id"] === undefined);
+    expect(live.length).toBe(5);
+    for (const c of [...before, other]) {
+      expect(live.find((l) => l["id"] === c["id"])).toEqual(c);
+    }
+    expect(results.map((r) => r.outs["adopted"])).toEqual([false, false, false]);
+  });
+
+  test("the guild bulk body carries no nsfw (spec table): a PATCH restores it after the PUT", async () => {
+    await bulkDeployment();
+    emu.control.resetLog();
+    const result = await guildProvider.create(guildInputs(emu, slashArgs("adult", { nsfw: true })));
+    expect(requests(emu, "PUT").length).toBe(1);
+    expect(requests(emu, "PATCH").length).toBe(1);
+    const live = liveGuild().get(result.id);
+    expect(live?.["nsfw"]).toBe(true);
+    expect(result.outs["version"]).toBe(live?.["version"]);
+  });
+
+  test("a failing PUT fails every pending operation with the service's error and changes nothing", async () => {
+    emu.control.reset();
+    resetBulkWriter();
+    await emu.close();
+    emu = await setup({ config: { dailyCreateLimit: 3 } });
+    api = new Api(emu);
+    await configureAll(emu, { "discord:writeMode": "bulk" });
+    const before = liveGuild();
+    const errors = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        rejection(guildProvider.create(guildInputs(emu, slashArgs(`over${i}`)))),
+      ),
+    );
+    expect(requests(emu, "PUT").length).toBe(1);
+    for (const err of errors) {
+      const message = (err as Error).message;
+      expect(message).toContain(`in guild ${emu.guildId}`);
+      expect(message).toContain("answered 400 (code 30034)");
+      expect(message).toContain("the daily budget of command creates is spent");
+    }
+    expect(liveGuild()).toEqual(before);
+  });
+});
+
+describe("the daily create limit (30034) fails a create at once, naming the scope, the limit and the reset", () => {
+  const forms = [
+    { status: 400 as const, mode: "per-command" },
+    { status: 429 as const, mode: "per-command" },
+    { status: 400 as const, mode: "bulk" },
+    { status: 429 as const, mode: "bulk" },
+  ];
+  test.each(forms)("30034 as a $status, $mode mode", async ({ status, mode }) => {
+    await emu.close();
+    emu = await setup({ config: { dailyCreateLimit: 1, dailyCreateLimitStatus: status } });
+    api = new Api(emu);
+    resetBulkWriter();
+    await configureAll(emu, { "discord:writeMode": mode });
+    await guildProvider.create(guildInputs(emu, slashArgs("first")));
+    const started = Date.now();
+    const err = await rejection(guildProvider.create(guildInputs(emu, slashArgs("second"))));
+    expect(Date.now() - started).toBeLessThan(5_000); // no wait on a Retry-After of hours
+    const message = (err as Error).message;
+    expect(message).toContain(`in guild ${emu.guildId}`);
+    expect(message).toContain(`answered ${status} (code 30034)`);
+    expect(message).toContain(
+      "the daily budget of command creates is spent (the service allows 1 a day)",
+    );
+    if (status === 429) {
+      // The 429 says when the budget has room again: 24 h after the first create.
+      const at = /run `pulumi up` again after (\S+Z)/.exec(message)?.[1];
+      expect(at).toBeDefined();
+      expect(Math.abs(Date.parse(at ?? "") - (started + 86_400_000))).toBeLessThan(60_000);
+    }
+    expect(
+      requests(emu, undefined, "createGuildCommand").length + requests(emu, "PUT").length,
+    ).toBe(2); // one write each, never retried
+  });
+
+  test("a 429 on a create whose Retry-After is past the client's wait budget fails at once and says why", async () => {
+    await emu.close();
+    emu = await setup();
+    api = new Api(emu);
+    await configureAll(emu);
+    emu.control.setFaults({
+      rules: [
+        { route: "createGuildCommand", action: { type: "rate_limit", retryAfterMs: 600_000 } },
+      ],
+    });
+    const started = Date.now();
+    const err = await rejection(guildProvider.create(guildInputs(emu, slashArgs("late"))));
+    emu.control.clearFaults();
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const message = (err as Error).message;
+    expect(message).toContain(`guild ${emu.guildId}`);
+    expect(message).toContain("daily create limit (200 per day per scope)");
+    expect(message).toMatch(/room again after \d{4}-\d\d-\d\dT/);
+  });
+});
+
+describe("bulk mode, an update of a command deleted outside the stack", () => {
+  test("says to refresh, and writes nothing", async () => {
+    await bulkDeployment();
+    const a = await guildProvider.create(guildInputs(emu, slashArgs("gone")));
+    emu.control.deleteCommand(a.id);
+    await configureAll(emu, { "discord:writeMode": "bulk" });
+    emu.control.resetLog();
+    const err = await rejection(
+      guildProvider.update(a.id, a.outs, guildInputs(emu, slashArgs("gone", { description: "x" }))),
+    );
+    expect(String(err)).toContain("pulumi refresh");
+    expect(writes(emu).length).toBe(0);
+  });
+});

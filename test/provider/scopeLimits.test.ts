@@ -1,0 +1,170 @@
+/**
+ * What check and diff can know about the per-scope limits (scopeLimits.ts), against the
+ * emulator: a new command that would pass the count limit fails check naming the scope;
+ * more than 200 creates in one guild fail check; a rename in a full scope asks for
+ * delete-before-replace; and no request is made when nothing is created or renamed.
+ */
+import type { RunningEmulator } from "../../emulator";
+import { Api } from "../emulator/helpers";
+import { clearScopeCaches } from "../../provider/resources/scopeCache";
+import {
+  configureAll,
+  guildInputs,
+  guildProvider,
+  requests,
+  setup,
+  slashArgs,
+  teardown,
+} from "./helpers";
+
+let emu: RunningEmulator;
+let api: Api;
+
+beforeAll(async () => {
+  emu = await setup({ config: { dailyCreateLimit: 1000 } });
+  api = new Api(emu);
+});
+afterAll(() => teardown(emu));
+beforeEach(async () => {
+  emu.control.reset();
+  await configureAll(emu);
+});
+
+/** Fills the guild with `n` CHAT_INPUT commands `cmd0..` and `users` USER commands. */
+async function fill(n: number, users = 0): Promise<void> {
+  const bodies = [
+    ...Array.from({ length: n }, (_, i) => slashArgs(`cmd${i}`)),
+    ...Array.from({ length: users }, (_, i) => ({ type: 2, name: `User ${i}` })),
+  ];
+  const res = await api.put(`${api.guild}/commands`, bodies);
+  expect(res.status).toBe(200);
+  await configureAll(emu); // a fresh deployment: nothing cached
+  emu.control.resetLog();
+}
+
+describe("check of a new command", () => {
+  test("fails, naming the scope and the limit, when the scope's type is full", async () => {
+    await fill(100);
+    const verdict = await guildProvider.check({}, guildInputs(emu, slashArgs("one-more")));
+    expect(verdict.failures).toHaveLength(1);
+    expect(verdict.failures[0]?.reason).toContain(`guild ${emu.guildId}`);
+    expect(verdict.failures[0]?.reason).toContain(
+      "would hold 101 CHAT_INPUT commands (the limit is 100)",
+    );
+    expect(requests(emu, "GET")).toHaveLength(1);
+  });
+
+  test("passes for a name that is live (the create takes it over) and for another type with room", async () => {
+    await fill(100, 14);
+    expect((await guildProvider.check({}, guildInputs(emu, slashArgs("cmd7")))).failures).toEqual(
+      [],
+    );
+    const user = await guildProvider.check({}, guildInputs(emu, { type: 2, name: "User 14" }));
+    expect(user.failures).toEqual([]);
+    const another = await guildProvider.check({}, guildInputs(emu, { type: 2, name: "User 15" }));
+    expect(another.failures[0]?.reason).toContain("16 USER commands (the limit is 15)");
+    expect(requests(emu, "GET")).toHaveLength(1); // one list per scope, cached
+  });
+
+  test("counts the names the deployment adds, each once", async () => {
+    await fill(98);
+    for (const name of ["n1", "n2", "n1"]) {
+      expect((await guildProvider.check({}, guildInputs(emu, slashArgs(name)))).failures).toEqual(
+        [],
+      );
+    }
+    const third = await guildProvider.check({}, guildInputs(emu, slashArgs("n3")));
+    expect(third.failures[0]?.reason).toContain("would hold 101");
+  });
+
+  test("an existing resource's check makes no request", async () => {
+    await fill(100);
+    const inputs = guildInputs(emu, slashArgs("cmd1"));
+    expect((await guildProvider.check(inputs, inputs)).failures).toEqual([]);
+    expect(emu.requestLog()).toHaveLength(0);
+  });
+
+  test("more than 200 creates in one guild also fail check on the daily create limit", async () => {
+    // One deployment cannot add more than 130 commands to a guild without passing the
+    // count limits first, so the 201st create fails on both.
+    await fill(0);
+    const reasons: string[][] = [];
+    for (let i = 0; i < 201; i++) {
+      const v = await guildProvider.check({}, guildInputs(emu, slashArgs(`a${i}`)));
+      reasons.push(v.failures.map((f) => f.reason));
+    }
+    expect(reasons[99]).toEqual([]);
+    expect(reasons[100]?.join("\n")).toContain("would hold 101 CHAT_INPUT commands");
+    expect(reasons[199]?.join("\n")).not.toContain("daily");
+    const last = reasons[200]?.join("\n") ?? "";
+    expect(last).toContain(`guild ${emu.guildId}`);
+    expect(last).toContain("this deployment creates 201 commands");
+    expect(last).toContain("daily create limit (200 per day per guild)");
+    expect(requests(emu, "GET")).toHaveLength(1);
+  });
+});
+
+describe("diff of a rename", () => {
+  test("in a full scope: delete before replace", async () => {
+    await fill(100);
+    const olds = guildInputs(emu, slashArgs("cmd3"));
+    const id = String(emu.control.commands().find((c) => c["name"] === "cmd3")?.["id"]);
+    const d = await guildProvider.diff(id, olds, guildInputs(emu, slashArgs("renamed")));
+    expect(d.replaces).toEqual(["name"]);
+    expect(d.deleteBeforeReplace).toBe(true);
+    // The engine then checks the new command as a new resource: it fits (the old goes first).
+    const recheck = await guildProvider.check({}, guildInputs(emu, slashArgs("renamed")));
+    expect(recheck.failures).toEqual([]);
+    // A brand-new command still does not.
+    const other = await guildProvider.check({}, guildInputs(emu, slashArgs("brand-new")));
+    expect(other.failures[0]?.reason).toContain("would hold 101");
+  });
+
+  test("a diff that runs after other renames deleted their old commands, before they created, still deletes first", async () => {
+    await fill(100);
+    const idOf = (name: string): string =>
+      String(emu.control.commands().find((c) => c["name"] === name)?.["id"]);
+    const rename = (from: string, to: string) =>
+      guildProvider.diff(
+        idOf(from),
+        guildInputs(emu, slashArgs(from)),
+        guildInputs(emu, slashArgs(to)),
+      );
+    expect((await rename("cmd1", "n1")).deleteBeforeReplace).toBe(true);
+    expect((await rename("cmd2", "n2")).deleteBeforeReplace).toBe(true);
+    // The engine deleted both old commands; their creates have not run yet.
+    emu.control.deleteCommand(idOf("cmd1"));
+    emu.control.deleteCommand(idOf("cmd2"));
+    clearScopeCaches();
+    // 98 live, but n1 and n2 are coming back: a third rename must delete first too.
+    expect((await rename("cmd3", "n3")).deleteBeforeReplace).toBe(true);
+  });
+
+  test("with room, or onto a live name (a swap): create before delete", async () => {
+    await fill(99);
+    const olds = guildInputs(emu, slashArgs("cmd3"));
+    const one = await guildProvider.diff("1", olds, guildInputs(emu, slashArgs("renamed")));
+    expect(one.deleteBeforeReplace).toBe(false);
+    const swap = await guildProvider.diff("2", olds, guildInputs(emu, slashArgs("cmd4")));
+    expect(swap.deleteBeforeReplace).toBe(false);
+    // A second rename in the same deployment would make 101.
+    const two = await guildProvider.diff(
+      "3",
+      guildInputs(emu, slashArgs("cmd5")),
+      guildInputs(emu, slashArgs("renamed-too")),
+    );
+    expect(two.deleteBeforeReplace).toBe(true);
+  });
+
+  test("a diff without a replacement makes no request", async () => {
+    await fill(100);
+    const olds = guildInputs(emu, slashArgs("cmd3"));
+    const d = await guildProvider.diff(
+      "1",
+      olds,
+      guildInputs(emu, slashArgs("cmd3", { description: "Edited" })),
+    );
+    expect(d.changes).toBe(true);
+    expect(emu.requestLog()).toHaveLength(0);
+  });
+});
