@@ -17,6 +17,7 @@
  * | DELETE /__emulator/permissions/{app}/{guild}/{target}     | drift: delete overwrites               |
  * | GET    /__emulator/clock, POST /__emulator/clock/advance  | `{ms}` or `{seconds}` forward          |
  * | PUT    /__emulator/applications/{id}/activities           | `{enabled}`: Activities on or off      |
+ * | PUT    /__emulator/applications/{id}/consent              | `{userId}`: who consents (null: denied)|
  * | PUT    /__emulator/rate-limits                            | `{enabled}`: rate limits on or off     |
  */
 import { z } from "zod";
@@ -52,6 +53,7 @@ const AdvanceBody = z.union([
   z.strictObject({ seconds: z.number().min(0) }),
 ]);
 const EnabledBody = z.strictObject({ enabled: z.boolean() });
+const ConsentBody = z.strictObject({ userId: z.string().nullable() });
 
 function parse<T>(schema: z.ZodType<T>, body: unknown): T {
   const r = schema.safeParse(body);
@@ -191,6 +193,20 @@ export class EmulatorControl {
     this.store.transaction(() => this.store.setActivities(applicationId, enabled));
   }
 
+  /**
+   * Who consents on `GET /oauth2/authorize` for an application: a configured user, or
+   * `null` for a user who refuses (the redirect then carries `error=access_denied`).
+   */
+  setConsent(applicationId: string, userId: string | null): void {
+    if (!this.store.application(applicationId)) {
+      throw new ControlError(404, `no application ${applicationId}`);
+    }
+    if (userId !== null && !this.store.user(userId)) {
+      throw new ControlError(404, `no user ${userId}`);
+    }
+    this.store.setConsent(applicationId, userId);
+  }
+
   /** Turns rate limiting off (`false`), on with the configured values (`true`) or custom ones. */
   setRateLimits(value: boolean | RateLimitConfig): void {
     if (value === false) this.limits.limiter = undefined;
@@ -280,6 +296,9 @@ export class EmulatorControl {
       }
       case "PUT /applications/:id/activities":
         this.setActivities(seg[1] ?? "", parse(EnabledBody, body).enabled);
+        return ok();
+      case "PUT /applications/:id/consent":
+        this.setConsent(seg[1] ?? "", parse(ConsentBody, body).userId);
         return ok();
       case "PUT /rate-limits":
         this.setRateLimits(parse(EnabledBody, body).enabled);

@@ -25,3 +25,19 @@ export {
   permissions,
 } from "../provider/schema";
 export type { SdkChoice, SdkCommandArgs, SdkOption, WirePermission } from "../provider/schema";
+export {
+  AuthorizationArgsError,
+  OAuthScopes,
+  buildAuthorizeUrl,
+  createAuthorizationCodeVerifier,
+  getCommandPermissionsScopes,
+  getDefaultCommunicationScopes,
+  getDefaultPresenceScopes,
+  resolveAuthorizationArgs,
+} from "./authorization";
+export type {
+  AuthorizationArgs,
+  AuthorizationCodeChallenge,
+  AuthorizationCodeVerifier,
+  ResolvedAuthorizationArgs,
+} from "./authorization";
