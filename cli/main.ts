@@ -12,6 +12,10 @@ const SUBCOMMANDS: Record<
     summary: "run the local emulator of the command service",
     run: async (argv) => (await import("../emulator/cli")).runEmulatorCli(argv),
   },
+  authorize: {
+    summary: "authorize permission edits; store the Bearer token in the stack",
+    run: async (argv) => (await import("./authorize")).runAuthorizeCli(argv),
+  },
 };
 
 const USAGE = `usage: discord-commands <subcommand> [options]

@@ -24,6 +24,7 @@ const OAUTH2_ROUTES: ReadonlySet<RouteName> = new Set([
   "oauth2Token",
   "oauth2TokenRevoke",
   "oauth2Authorize",
+  "oauth2CurrentAuthorization",
 ]);
 
 export interface ApiRequest {

@@ -387,7 +387,8 @@ export class Store {
   /** Revokes an authorization: every access and refresh token issued for it. */
   revokeGrant(grantId: string): void {
     for (const [key, t] of this.tokens) if (t.grantId === grantId) this.tokens.delete(key);
-    for (const [key, t] of this.refreshTokens) if (t.grantId === grantId) this.refreshTokens.delete(key);
+    for (const [key, t] of this.refreshTokens)
+      if (t.grantId === grantId) this.refreshTokens.delete(key);
   }
 
   // ---- Activities ------------------------------------------------------------------------

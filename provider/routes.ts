@@ -52,6 +52,8 @@ export const Routes = {
   batchEditCommandPermissions: route(16, "PUT", GUILD_PERMS, "guild-permissions"),
   oauth2Token: route(0, "POST", "/oauth2/token", "oauth2-token"),
   oauth2TokenRevoke: route(0, "POST", "/oauth2/token/revoke", "oauth2-token"),
+  /** Get Current Authorization Information (Bearer): scopes, expiry, user. */
+  oauth2CurrentAuthorization: route(0, "GET", "/oauth2/@me", "oauth2-me"),
   /**
    * The browser's consent page. The service serves it at `{origin}/oauth2/authorize`,
    * outside `/api/v10` (docs/topics/oauth2 "OAuth2 URLs"); `AUTHORIZE_PATH` is that path.

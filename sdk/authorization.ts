@@ -122,7 +122,8 @@ export function resolveAuthorizationArgs(
   if (clientId === undefined) {
     fail("clientId: none given and no application id configured (discord:applicationId)");
   }
-  if (!isSnowflake(clientId)) fail(`clientId: ${JSON.stringify(clientId)} is not an application id`);
+  if (!isSnowflake(clientId))
+    fail(`clientId: ${JSON.stringify(clientId)} is not an application id`);
   if (typeof args.scopes !== "string") fail("scopes: a space-separated string of scopes");
   const scopes = [...new Set(args.scopes.split(" ").filter((s) => s !== ""))];
   if (scopes.length === 0) {

@@ -209,7 +209,8 @@ export function oauth2Token(ctx: RequestContext): HandlerResult {
   if (grant === null) return oauthError(400, "invalid_request", "grant_type is required");
   switch (grant) {
     case "client_credentials":
-      if (!client.authenticated) return oauthError(401, "invalid_client", "Invalid client credentials");
+      if (!client.authenticated)
+        return oauthError(401, "invalid_client", "Invalid client credentials");
       return clientCredentials(ctx, client.app, form);
     case "authorization_code":
       return authorizationCode(ctx, client.app, form);
@@ -361,9 +362,33 @@ export function oauth2TokenRevoke(ctx: RequestContext): HandlerResult {
   }
   const grantId =
     ctx.store.refreshToken(token)?.grantId ?? ctx.store.issuedToken(token)?.grantId ?? undefined;
-  const owner = ctx.store.refreshToken(token)?.applicationId ?? ctx.store.issuedToken(token)?.applicationId;
+  const owner =
+    ctx.store.refreshToken(token)?.applicationId ?? ctx.store.issuedToken(token)?.applicationId;
   if (grantId !== undefined && owner === client.app.id) {
     ctx.store.transaction(() => ctx.store.revokeGrant(grantId));
   }
   return { status: 200, body: {} };
+}
+
+// ---- GET /oauth2/@me -------------------------------------------------------------------
+
+/** Get Current Authorization Information: a Bearer token's application, scopes, expiry. */
+export function oauth2CurrentAuthorization(ctx: RequestContext): HandlerResult {
+  const header = ctx.headers["authorization"];
+  const token = /^Bearer (\S+)$/i.exec(String(header ?? "").trim())?.[1];
+  const issued = token === undefined ? undefined : ctx.store.issuedToken(token);
+  if (!issued) return { status: 401, body: { message: "401: Unauthorized", code: 0 } };
+  const app = ctx.store.application(issued.applicationId);
+  const user = issued.userId === undefined ? undefined : ctx.store.user(issued.userId);
+  return {
+    status: 200,
+    body: {
+      application: { id: issued.applicationId, name: app?.name ?? "" },
+      scopes: [...issued.scopes],
+      expires: new Date(issued.expiresAt).toISOString(),
+      ...(user && issued.scopes.includes("identify")
+        ? { user: { id: user.id, username: user.username } }
+        : {}),
+    },
+  };
 }

@@ -4,7 +4,12 @@ import { bulkOverwrite } from "./bulkOverwrite";
 import { getCommand, listCommands } from "./commandReads";
 import { createCommand, deleteCommand, editCommand } from "./commandWrites";
 import type { Handler } from "./context";
-import { oauth2Authorize, oauth2Token, oauth2TokenRevoke } from "./oauth";
+import {
+  oauth2Authorize,
+  oauth2CurrentAuthorization,
+  oauth2Token,
+  oauth2TokenRevoke,
+} from "./oauth";
 import {
   batchEditPermissions,
   editCommandPermissions,
@@ -32,4 +37,5 @@ export const ROUTE_HANDLERS: Readonly<Record<RouteName, Handler>> = {
   oauth2Token,
   oauth2TokenRevoke,
   oauth2Authorize,
+  oauth2CurrentAuthorization,
 };

@@ -22,6 +22,7 @@ const SETTINGS = [
   { key: "discord:clientId", env: "DISCORD_CLIENT_ID", option: "clientId" },
   { key: "discord:clientSecret", env: "DISCORD_CLIENT_SECRET", option: "clientSecret" },
   { key: "discord:bearerToken", env: "DISCORD_BEARER_TOKEN", option: "bearerToken" },
+  { key: "discord:refreshToken", env: "DISCORD_REFRESH_TOKEN", option: "refreshToken" },
 ] as const;
 
 export interface ProviderSettings {

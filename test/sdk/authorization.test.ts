@@ -20,7 +20,10 @@ describe("clientId", () => {
     );
   });
   test("an explicit one wins over the configured one", () => {
-    const r = resolveAuthorizationArgs({ clientId: "42", scopes: "identify" }, { applicationId: APP });
+    const r = resolveAuthorizationArgs(
+      { clientId: "42", scopes: "identify" },
+      { applicationId: APP },
+    );
     expect(r.clientId).toBe("42");
   });
   test("none at all, or not an id, is a clear error", () => {
@@ -54,9 +57,9 @@ describe("scopes", () => {
     }
   });
   test("a scope with a forbidden character is an error", () => {
-    expect(() => resolveAuthorizationArgs({ scopes: 'identify "x"' }, { applicationId: APP })).toThrow(
-      /scopes: .* is not a valid scope/,
-    );
+    expect(() =>
+      resolveAuthorizationArgs({ scopes: 'identify "x"' }, { applicationId: APP }),
+    ).toThrow(/scopes: .* is not a valid scope/);
   });
 });
 
