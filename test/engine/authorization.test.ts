@@ -173,6 +173,8 @@ describe("authorize, then keep permissions converging without a person", () => {
 
     outputs.push((await prog.up()).stdout);
     expect(livePermissions().filter((p) => p.permissions.length > 0)).toHaveLength(3);
+    // A token that needs no refresh shows no change: the preview is clean.
+    expect(await prog.previewSummary()).toEqual({ same: 7 });
   });
 
   test("30 days, one up a day: the token is refreshed as it expires and keeps converging", async () => {
