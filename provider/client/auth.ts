@@ -195,7 +195,15 @@ export class Credentials {
    */
   keepUserSession(session?: UserSession): void {
     this.#keptByResource = true;
-    if (session === undefined) return;
+    if (session !== undefined) this.adoptUserSession(session);
+  }
+
+  /**
+   * Uses a session kept from an earlier run without taking charge of it: the client may
+   * still refresh it on its own (for a `destroy`, which removes the resource that would
+   * keep the rotated token anyway).
+   */
+  adoptUserSession(session: UserSession): void {
     this.#session = session;
     this.#remember(session);
   }

@@ -135,8 +135,19 @@ export const provider = {
     // A permissions resource of this deployment wrote this command's list (a replacement
     // moved onto it): emptying it now would undo that.
     if (deployment.arePermissionsLive(commandId)) return;
+    const empty = () =>
+      client().editCommandPermissions(applicationId, guildId, commandId, { permissions: [] });
     try {
-      await client().editCommandPermissions(applicationId, guildId, commandId, { permissions: [] });
+      await empty().catch(async (err: unknown) => {
+        // In a `destroy` no UserAuthorization diff runs first, so the token may have
+        // expired: refresh it here, once (the refresh token it rotates goes with the stack).
+        const credentials = client().rest.credentials;
+        if (!(err instanceof ServiceApiError && err.status === 401 && credentials.canRefreshUser)) {
+          throw err;
+        }
+        await credentials.refreshUser();
+        await empty();
+      });
     } catch (err) {
       if (!isGone(err)) throw err; // the command is gone, and its permissions with it
     }

@@ -126,7 +126,14 @@ export const provider = {
   },
 
   async read(id: string, props: Bag): Promise<{ id: string; props: Bag }> {
-    // Nothing on the service to compare with: what is kept stays as it is.
+    // Nothing on the service to compare with: what is kept stays as it is. A refresh may
+    // be a preview's, whose state is not saved: never rotate here. The kept session is
+    // lent to the deployment's client, so that `destroy --refresh` can empty the
+    // permissions with it (their `delete` refreshes it if it expired).
+    const kept = keptSession(props);
+    if (kept !== undefined && props["seed"] === configSeed()) {
+      credentials().adoptUserSession(kept);
+    }
     return { id, props };
   },
 

@@ -247,4 +247,16 @@ describe("authorize, then keep permissions converging without a person", () => {
     expect(app?.permissions).toEqual([{ id: ROLE, type: 1, permission: true }]);
     expect(DEFAULTS.userId).toBe(USER);
   });
+
+  test("destroy --refresh empties the permissions with the kept session, expired or not", async () => {
+    emu.control.advanceClock(8 * DAY_MS);
+    const before = await keptTokens(prog);
+    emu.control.resetLog();
+    const down = await prog.destroy(["--refresh"]);
+    outputs.push(down.stdout, down.stderr);
+    expect(livePermissions().filter((p) => p.permissions.length > 0)).toEqual([]);
+    const log = emu.control.requestLog();
+    expect(log.filter((e) => e.route === "oauth2Token" && e.status === 200)).toHaveLength(1);
+    expect(before.refresh.length).toBeGreaterThan(20);
+  });
 });
