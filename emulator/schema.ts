@@ -8,7 +8,7 @@ export {
   canonicalCommand,
   CHOICE_FIELDS,
   COMMAND_FIELDS,
-  commandSize,
+  oversize,
   commandsPerScope,
   deepEqual,
   diffCommandFields,

@@ -6,18 +6,27 @@
  *
  *   npm run bench:emulator [-- --requests 3000 --connections 4 --seconds 10]
  */
+import util from "node:util";
 import { Pool } from "undici";
 import { startEmulator } from "../emulator";
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const v = i >= 0 ? Number(process.argv[i + 1]) : NaN;
-  return Number.isFinite(v) && v > 0 ? v : fallback;
+const { values: flags } = util.parseArgs({
+  options: {
+    requests: { type: "string", default: "3000" },
+    connections: { type: "string", default: "4" },
+    seconds: { type: "string", default: "10" },
+  },
+});
+
+function positive(name: keyof typeof flags): number {
+  const v = Number(flags[name]);
+  if (!Number.isFinite(v) || v <= 0) throw new Error(`--${name} must be a positive number`);
+  return v;
 }
 
-const REQUESTS = arg("requests", 3000);
-const CONNECTIONS = arg("connections", 4);
-const SECONDS = arg("seconds", 10);
+const REQUESTS = positive("requests");
+const CONNECTIONS = positive("connections");
+const SECONDS = positive("seconds");
 const GUILDS = Math.ceil(REQUESTS / 100);
 
 interface Result {

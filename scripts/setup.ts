@@ -8,11 +8,11 @@
  */
 import { buildPackage, ensureToolchain, SetupError } from "./toolchain";
 
-function main(): void {
+async function main(): Promise<void> {
   const started = Date.now();
   const log = (line: string): void => console.log(line);
   try {
-    const tc = ensureToolchain(log);
+    const tc = await ensureToolchain(log);
     buildPackage(log);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     log(
@@ -26,4 +26,4 @@ function main(): void {
   }
 }
 
-main();
+void main();

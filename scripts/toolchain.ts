@@ -3,16 +3,17 @@
  *
  * The Pulumi CLI and its Node.js language host cannot be downloaded on machines that
  * reach only the npm registry, Debian's packages and the Go module proxy, so they are
- * built from Go modules (wrapper modules in `toolchain/`, see `../shared/design.md`)
- * into a cache outside the work tree, keyed by version, so every clone on a machine
- * shares one build. A matching `pulumi` already on PATH is used as it is.
+ * built from Go modules (wrapper modules in `toolchain/`; README, "How the Pulumi CLI is
+ * obtained offline") into a cache outside the work tree, keyed by version, so every
+ * clone on a machine shares one build. A matching `pulumi` already on PATH is used as it is.
  *
  * `findToolchain()` only looks; `ensureToolchain()` (the setup step) also builds.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 
 export const PROJECT_ROOT = path.resolve(__dirname, "..");
 
@@ -199,45 +200,107 @@ interface GoBuild {
   readonly env: NodeJS.ProcessEnv;
 }
 
-function goBuild(go: string, build: GoBuild, log: (line: string) => void): void {
+/** How often a long build reports how far it got. */
+const PROGRESS_EVERY_MS = 15_000;
+
+function elapsed(since: number): string {
+  const s = Math.round((Date.now() - since) / 1000);
+  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s` : `${s}s`;
+}
+
+/** Runs a command, collecting its stderr lines; `onLine` sees each as it arrives. */
+function run(
+  cmd: string,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv },
+  onLine: (line: string) => void,
+): Promise<{ status: number | null; stdout: string; stderr: string[] }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { ...opts, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    const stderr: string[] = [];
+    let partial = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => {
+      const lines = (partial + d.toString()).split("\n");
+      partial = lines.pop() ?? "";
+      for (const line of lines) {
+        stderr.push(line);
+        onLine(line);
+      }
+    });
+    child.on("error", reject);
+    child.on("close", (status) => {
+      if (partial) stderr.push(partial);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
+/**
+ * `go build`, with progress: first `go list -deps` (which downloads the modules) counts
+ * the packages, then `go build -v` names each package it compiles, and every 15 s one
+ * line says how many of them are done. A cold build is minutes of silence otherwise.
+ */
+async function goBuild(go: string, build: GoBuild, log: (line: string) => void): Promise<void> {
   const tmp = `${build.output}.tmp-${process.pid}`;
-  const args = [
-    "build",
-    "-trimpath",
-    "-tags",
-    "osusergo,grpcnotrace",
-    "-ldflags",
-    build.ldflags,
-    "-o",
-    tmp,
-    build.pkg,
-  ];
-  log(`  go ${args.join(" ")}   (in ${path.relative(PROJECT_ROOT, build.moduleDir)})`);
-  const res = spawnSync(go, args, {
+  const opts = {
     cwd: build.moduleDir,
     env: { ...process.env, GOFLAGS: "-mod=readonly", ...build.env },
-    stdio: ["ignore", "inherit", "pipe"],
-    encoding: "utf8",
-  });
-  if (res.status !== 0) {
+  };
+  const started = Date.now();
+  const fail = (stderr: string[]): SetupError => {
     fs.rmSync(tmp, { force: true });
-    const stderr = (res.stderr ?? "").trim().split("\n").slice(-15).join("\n");
-    const offline = /dial tcp|proxy\.golang|403|lookup|connection refused|timeout/i.test(stderr);
-    throw new SetupError(
+    const tail = stderr.join("\n").trim().split("\n").slice(-15).join("\n");
+    const offline = /dial tcp|proxy\.golang|403|lookup|connection refused|timeout/i.test(tail);
+    return new SetupError(
       `building ${build.pkg} failed${offline ? " (the Go module proxy could not be reached or refused a module)" : ""}.\n` +
-        `${stderr}\n` +
+        `${tail}\n` +
         "Check that the Go module proxy is reachable (GOPROXY), or install the Pulumi CLI " +
         `v${pinnedPulumiVersion()} with pulumi-language-nodejs on PATH.`,
     );
+  };
+
+  log(`  ${build.pkg}: downloading modules and listing packages (go list -deps)...`);
+  const listed = await run(go, ["list", "-deps", build.pkg], opts, () => undefined);
+  if (listed.status !== 0) throw fail(listed.stderr);
+  const total = listed.stdout.split("\n").filter(Boolean).length;
+  log(`  ${build.pkg}: ${total} packages, modules ready after ${elapsed(started)}; compiling`);
+
+  const args = ["build", "-v", "-trimpath", "-tags", "osusergo,grpcnotrace"];
+  args.push("-ldflags", build.ldflags, "-o", tmp, build.pkg);
+  log(`  go ${args.join(" ")}   (in ${path.relative(PROJECT_ROOT, build.moduleDir)})`);
+  let compiled = 0;
+  const progress = setInterval(() => {
+    const pct = total > 0 ? ` (${Math.min(100, Math.round((100 * compiled) / total))}%)` : "";
+    log(`  ... ${compiled} of ${total} packages compiled${pct}, ${elapsed(started)}`);
+  }, PROGRESS_EVERY_MS);
+  let built;
+  try {
+    // -v prints each package's import path as it compiles it; anything else is an error.
+    built = await run(go, args, opts, (line) => /^[\w.\-/]+$/.test(line) && compiled++);
+  } finally {
+    clearInterval(progress);
   }
+  if (built.status !== 0) throw fail(built.stderr);
   fs.renameSync(tmp, build.output); // atomic: a half-built binary is never found
+  const cached =
+    total - compiled > 0 ? `; the other ${total - compiled} came from Go's build cache` : "";
+  log(
+    `  built ${path.basename(build.output)} in ${elapsed(started)} (${compiled} packages compiled${cached})`,
+  );
 }
 
 /** Serializes builds across clones and processes sharing the cache. */
-function withLock<T>(dir: string, fn: () => T): T {
+async function withLock<T>(
+  dir: string,
+  log: (line: string) => void,
+  fn: () => Promise<T>,
+): Promise<T> {
   const lock = path.join(dir, ".lock");
   fs.mkdirSync(dir, { recursive: true });
   const deadline = Date.now() + 20 * 60_000;
+  let nextNotice = 0;
   for (;;) {
     try {
       fs.mkdirSync(lock);
@@ -247,11 +310,15 @@ function withLock<T>(dir: string, fn: () => T): T {
       const since = fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
       if (Date.now() - since > 20 * 60_000) fs.rmSync(lock, { recursive: true, force: true });
       if (Date.now() > deadline) throw new SetupError(`timed out waiting for the lock ${lock}`);
-      execFileSync("sleep", ["2"]);
+      if (Date.now() >= nextNotice) {
+        log(`  another process is building the CLI (lock ${lock}); waiting for it`);
+        nextNotice = Date.now() + 60_000;
+      }
+      await sleep(2000);
     }
   }
   try {
-    return fn();
+    return await fn();
   } finally {
     fs.rmSync(lock, { recursive: true, force: true });
   }
@@ -275,7 +342,7 @@ function bundleDynamicPlugin(tc: Toolchain): void {
 }
 
 /** Finds the toolchain, building the CLI and language host from Go modules if needed. */
-export function ensureToolchain(log: (line: string) => void): Toolchain {
+export async function ensureToolchain(log: (line: string) => void): Promise<Toolchain> {
   const version = pinnedPulumiVersion();
   const found = findToolchain();
   if (found) {
@@ -301,12 +368,12 @@ export function ensureToolchain(log: (line: string) => void): Toolchain {
     );
   }
   const binDir = cacheBinDir(version);
-  withLock(path.dirname(binDir), () => {
+  await withLock(path.dirname(binDir), log, async () => {
     if (findCliInCache(version)) return; // another process built it while we waited
     fs.mkdirSync(binDir, { recursive: true });
     log(`Building the Pulumi CLI v${version} from Go modules into ${binDir}`);
     log("  (once per machine: about 5 minutes and 5 GB of Go caches when cold, seconds when warm)");
-    goBuild(
+    await goBuild(
       go,
       {
         moduleDir: cliModule,
@@ -319,7 +386,7 @@ export function ensureToolchain(log: (line: string) => void): Toolchain {
       },
       log,
     );
-    goBuild(
+    await goBuild(
       go,
       {
         moduleDir: hostModule,

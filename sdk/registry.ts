@@ -8,14 +8,19 @@
  *    one scope;
  *  - an entry point in a guild.
  *
- * Each resource's claim resolves when its application id, guild id, type and name are
- * known (Outputs included); a claim is checked once the program's other claims have had
- * a moment to resolve. The problems reach the user as the provider's `check` failure of
- * every resource involved (see `claimCommand`). Values still unknown at preview (a guild id from a resource not yet
- * created) are checked at `up`, when they are known.
+ * Each resource registers a claim when it is constructed (synchronously, so every
+ * resource of the program's top level is registered before any value resolves); a
+ * claim is checked once every claim registered so far has settled: its application
+ * id, guild id, type and name known (Outputs included), or known to be unknown. No
+ * timer: a guild id that resolves late is still compared with every sibling. A
+ * resource declared later (after an `await` in the program) is compared with all
+ * earlier ones, so each problem still fails at least the later resource, naming all.
+ * The problems reach the user as the provider's `check` failure of every resource
+ * involved (see `claimCommand`). Values still unknown at preview (a guild id from a
+ * resource not yet created) are checked at `up`, when they are known.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { CommandType } from "../provider/schema";
+import { CommandType, commandsPerScope } from "../provider/schema";
 
 export interface Claim {
   readonly resource: string;
@@ -29,14 +34,6 @@ export interface Claim {
 const TYPE_NAMES: Record<number, string> = Object.fromEntries(
   Object.entries(CommandType).map(([k, v]) => [v, k]),
 );
-
-/** Commands per type and scope (spec: "Limits"); guilds hold no entry point at all. */
-export const COMMANDS_PER_SCOPE: Readonly<Record<number, number>> = {
-  [CommandType.CHAT_INPUT]: 100,
-  [CommandType.USER]: 15,
-  [CommandType.MESSAGE]: 15,
-  [CommandType.PRIMARY_ENTRY_POINT]: 1,
-};
 
 function scopeLabel(c: Claim): string {
   return c.guildId === undefined
@@ -67,9 +64,10 @@ export function problemsOf(claim: Claim, all: readonly Claim[]): string[] {
         "and creating an existing name overwrites it",
     );
   }
-  const limit = COMMANDS_PER_SCOPE[claim.type];
+  // The one limits table; a guild's 0 entry points is the problem reported above.
+  const limit = commandsPerScope(claim.type, claim.guildId === undefined ? "global" : "guild");
   const sameType = all.filter((c) => sameScope(c, claim) && c.type === claim.type);
-  if (limit !== undefined && sameType.length > limit) {
+  if (limit > 0 && sameType.length > limit) {
     problems.push(
       `${sameType.length} ${typeName} commands in ${scopeLabel(claim)} (the limit is ${limit}): ` +
         sameType.map((c) => `'${c.resource}'`).join(", "),
@@ -78,17 +76,53 @@ export function problemsOf(claim: Claim, all: readonly Claim[]): string[] {
   return problems;
 }
 
-const KEY = Symbol.for("pulumi-discord-commands.registry");
-type GlobalWithRegistry = typeof globalThis & { [KEY]?: Claim[] };
+/** The program's claims, and how many registered claims have not settled yet. */
+interface Registry {
+  claims: Claim[];
+  unsettled: number;
+  /** Claims waiting for `unsettled` to reach 0. */
+  waiters: (() => void)[];
+}
 
-function claims(): Claim[] {
+// On globalThis: a program that loads the SDK twice (two copies in node_modules) still
+// has one registry.
+const KEY = Symbol.for("pulumi-discord-commands.registry");
+type GlobalWithRegistry = typeof globalThis & { [KEY]?: Registry };
+
+function registry(): Registry {
   const g = globalThis as GlobalWithRegistry;
-  g[KEY] ??= [];
+  g[KEY] ??= { claims: [], unsettled: 0, waiters: [] };
   return g[KEY];
 }
 
-/** How long a claim waits for its siblings' values to resolve before it is checked. */
-const SETTLE_MS = 50;
+/** Registers a claim that has not settled; the returned function settles it (once). */
+function register(): () => void {
+  const reg = registry();
+  reg.unsettled++;
+  let settled = false;
+  return () => {
+    if (settled) return;
+    settled = true;
+    reg.unsettled--;
+    if (reg.unsettled === 0) for (const wake of reg.waiters.splice(0)) wake();
+  };
+}
+
+/** Resolves once every claim registered so far has settled. */
+function everyClaimSettled(): Promise<void> {
+  const reg = registry();
+  return reg.unsettled === 0 ? Promise.resolve() : new Promise((wake) => reg.waiters.push(wake));
+}
+
+/**
+ * Whether an Output's value will be known. `isKnown` is not in the Output type, but
+ * every Output has it (sdk/nodejs/output.ts); it is the only way to learn, in a preview,
+ * that an apply callback will never run, and so that the claim must not be waited for.
+ */
+function isKnownOf(o: pulumi.Output<unknown>): Promise<boolean> {
+  const isKnown = (o as unknown as { isKnown?: unknown }).isKnown;
+  return isKnown instanceof Promise ? (isKnown as Promise<boolean>) : Promise.resolve(true);
+}
 
 /** A claim's outcome: the name, and the program-wide problems it takes part in, if any. */
 export interface ClaimResult {
@@ -112,7 +146,15 @@ export function claimCommand(
   type: pulumi.Input<number | undefined>,
   name: pulumi.Input<string>,
 ): pulumi.Output<ClaimResult> {
-  return pulumi.all([applicationId, guildId, type, name]).apply(async ([app, guild, t, n]) => {
+  const settle = register();
+  const values = pulumi.all([applicationId, guildId, type, name]);
+  // Unknown (preview) or failed values: this claim will never be checked, so it must
+  // not hold the others back.
+  isKnownOf(values).then(
+    (known) => known || settle(),
+    () => settle(),
+  );
+  return values.apply(async ([app, guild, t, n]) => {
     const claim: Claim = {
       resource,
       applicationId: app ?? "(default application)",
@@ -120,9 +162,11 @@ export function claimCommand(
       type: t ?? CommandType.CHAT_INPUT,
       name: n,
     };
-    claims().push(claim);
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-    const problems = problemsOf(claim, claims());
+    const reg = registry();
+    reg.claims.push(claim);
+    settle();
+    await everyClaimSettled();
+    const problems = problemsOf(claim, reg.claims);
     return { name: n, problems: problems.length > 0 ? problems.join("\n") : undefined };
   });
 }
@@ -143,5 +187,6 @@ export function claimName(
 
 /** For unit tests of the registry. */
 export function resetRegistry(): void {
-  claims().length = 0;
+  const g = globalThis as GlobalWithRegistry;
+  delete g[KEY];
 }

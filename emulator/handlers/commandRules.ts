@@ -7,7 +7,7 @@
  */
 import { Errors, errorAt } from "../errors";
 import type { CommandRecordFields } from "../commandRecord";
-import { commandSize, commandsPerScope, Limits } from "../schema";
+import { commandsPerScope, Limits, oversize } from "../schema";
 import type { RequestContext } from "./context";
 import type { CommandScope } from "./commandScope";
 import { scopeKey } from "./commandScope";
@@ -42,8 +42,7 @@ export function applicationRules(
       );
     }
   }
-  const size = commandSize(f);
-  if (size > Limits.COMMAND_SIZE_MAX) {
+  if (oversize(f) !== undefined) {
     throw Errors.invalidFormBody(
       errorAt(
         prefix,

@@ -1,6 +1,7 @@
 /**
  * The client's configuration, its defaults, and the structured events it reports.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import type { UserSession } from "./auth";
 import { ConfigurationError } from "./errors";
 
@@ -105,7 +106,7 @@ export function resolveOptions(config: ClientConfig): ResolvedOptions {
     ),
     userAgent: config.userAgent ?? DEFAULT_USER_AGENT,
     onEvent: config.onEvent,
-    sleep: config.sleep ?? realSleep,
+    sleep: config.sleep ?? ((ms: number) => sleep(ms)),
     random: config.random ?? Math.random,
     now: config.now ?? Date.now,
   };
@@ -146,8 +147,4 @@ function nonNegativeInt(name: string, value: number | undefined, fallback: numbe
     throw new ConfigurationError(`${name} must be a whole number >= 0, got ${value}`);
   }
   return value;
-}
-
-function realSleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

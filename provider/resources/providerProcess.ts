@@ -23,12 +23,18 @@ const SETTINGS = [
   { key: "discord:clientSecret", env: "DISCORD_CLIENT_SECRET", option: "clientSecret" },
   { key: "discord:bearerToken", env: "DISCORD_BEARER_TOKEN", option: "bearerToken" },
   { key: "discord:refreshToken", env: "DISCORD_REFRESH_TOKEN", option: "refreshToken" },
+  { key: "discord:readCacheMs", env: "DISCORD_READ_CACHE_MS", option: undefined },
 ] as const;
+
+/** How long a finished scope list is reused (see scopeCache.ts) unless configured. */
+const DEFAULT_READ_CACHE_MS = 10_000;
 
 export interface ProviderSettings {
   readonly client: ClientConfig;
   /** Default application id for resources that do not name one. */
   readonly applicationId: string | undefined;
+  /** How long a finished scope list is reused, in milliseconds. */
+  readonly readCacheMs: number;
 }
 
 /** Reads the provider's settings: stack config first, then environment variables. */
@@ -38,13 +44,23 @@ export function readSettings(
 ): ProviderSettings {
   const client: ClientConfig = {};
   let applicationId: string | undefined;
+  let readCacheMs = DEFAULT_READ_CACHE_MS;
   for (const s of SETTINGS) {
     const value = config?.get(s.key) ?? env[s.env];
     if (value === undefined || value === "") continue;
-    if (s.option === undefined) applicationId = value;
-    else client[s.option] = value;
+    if (s.option !== undefined) client[s.option] = value;
+    else if (s.key === "discord:applicationId") applicationId = value;
+    else readCacheMs = nonNegativeMs(s.key, value);
   }
-  return { client, applicationId };
+  return { client, applicationId, readCacheMs };
+}
+
+function nonNegativeMs(key: string, value: string): number {
+  const ms = Number(value);
+  if (!Number.isFinite(ms) || ms < 0) {
+    throw new ConfigurationError(`${key} must be a number of milliseconds >= 0, not "${value}"`);
+  }
+  return ms;
 }
 
 interface ProcessState {

@@ -4,11 +4,12 @@
  * request, and a write to the scope invalidates it. So a refresh of N commands in S
  * scopes costs S list GETs, not N GETs. The same holds for a guild's permissions.
  *
- * A finished list is reused for a short while only (`DISCORD_READ_CACHE_MS`, default
- * 10 s): long enough for one refresh, short enough that a later read sees the service.
+ * A finished list is reused for a short while only (`discord:readCacheMs` or
+ * `DISCORD_READ_CACHE_MS`, read in `configure`; default 10 s): long enough for one
+ * refresh, short enough that a later read sees the service.
  */
 import type { WireCommand, WireGuildCommandPermissions } from "../client";
-import { client } from "./providerProcess";
+import { client, settings } from "./providerProcess";
 
 interface Entry<T> {
   readonly promise: Promise<T>;
@@ -28,18 +29,13 @@ function caches(): Caches {
   return g[KEY];
 }
 
-function ttlMs(): number {
-  const raw = Number(process.env["DISCORD_READ_CACHE_MS"]);
-  return Number.isFinite(raw) && raw >= 0 ? raw : 10_000;
-}
-
 function scopeKey(applicationId: string, guildId: string | undefined): string {
   return `${applicationId}/${guildId ?? "global"}`;
 }
 
 function shared<T>(map: Map<string, Entry<T>>, key: string, load: () => Promise<T>): Promise<T> {
   const hit = map.get(key);
-  if (hit && (hit.settledAt === undefined || Date.now() - hit.settledAt < ttlMs())) {
+  if (hit && (hit.settledAt === undefined || Date.now() - hit.settledAt < settings().readCacheMs)) {
     return hit.promise;
   }
   const entry: Entry<T> = { promise: load(), settledAt: undefined };

@@ -47,7 +47,7 @@ import {
 } from "./issues";
 import { checkLocalizations, checkName } from "./names";
 import { checkOptionArray } from "./option";
-import { sizeOfUnknown } from "./size";
+import { oversize } from "./size";
 import { checkSnowflake } from "./snowflake";
 import type { Where } from "./fields";
 import { acceptedIn, COMMAND_FIELDS } from "./fields";
@@ -240,8 +240,8 @@ export function checkCommand(out: IssueCollector, body: unknown, ctx: WireContex
   }
 
   // rule 11: size
-  const size = sizeOfUnknown(body);
-  if (size > Limits.COMMAND_SIZE_MAX) {
+  const size = oversize(body);
+  if (size !== undefined) {
     out.add(
       [],
       Codes.TOO_LARGE,

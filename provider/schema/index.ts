@@ -42,7 +42,7 @@ export {
 export type { CanonicalCommandField, CommandFieldSpec, FieldSpec, Presence, Where } from "./fields";
 export { validateWireCommand, wireCommandSchemaFor } from "./command";
 export type { WireContext } from "./command";
-export { commandSize } from "./size";
+export { commandSize, oversize } from "./size";
 export {
   allChannels,
   everyone,

@@ -7,6 +7,7 @@
  * Works on any value (fields of the wrong type count as 0), so the validator can report
  * the size together with every other issue.
  */
+import { Limits } from "./constants";
 import { charLength, isRecord } from "./issues";
 
 function longest(value: unknown, localizations: unknown): number {
@@ -57,4 +58,14 @@ export function sizeOfUnknown(body: unknown): number {
     longest(body["description"], body["description_localizations"]) +
     optionsSize(body["options"])
   );
+}
+
+/**
+ * The size of a command when it breaks the size rule, else undefined: the one comparison
+ * with the limit, for the schema's check of a body and the emulator's check of the
+ * command that a PATCH leaves behind.
+ */
+export function oversize(body: unknown): number | undefined {
+  const size = sizeOfUnknown(body);
+  return size > Limits.COMMAND_SIZE_MAX ? size : undefined;
 }

@@ -77,6 +77,25 @@ describe("program-wide checks", () => {
     expect(rb.error).toContain(`guild ${GUILD}`);
   });
 
+  test("a guild id that resolves long after its siblings is still compared with them (no settle timer)", async () => {
+    const late = pulumi.output(
+      new Promise<string>((resolve) => setTimeout(() => resolve(GUILD), 300)),
+    );
+    const [early, slow] = await Promise.all([
+      settle(claim("early", "ping", { guild: GUILD })),
+      settle(claim("slow", "ping", { guild: late })),
+    ]);
+    expect(early.error).toMatch(/'early', 'slow'|'slow', 'early'/);
+    expect(slow.error).toContain("'early'");
+  });
+
+  test("a claim whose value is unknown (preview) does not hold the others back", async () => {
+    const unknownGuild = pulumi.output(pulumi.unknown as unknown as string);
+    claim("pending", "ping", { guild: unknownGuild });
+    const known = await settle(claim("known", "pong", { guild: GUILD }));
+    expect(known).toEqual({ value: "pong" });
+  });
+
   test("101 CHAT_INPUT commands in one scope", async () => {
     const results = await Promise.all(
       Array.from({ length: 101 }, (_, i) => settle(claim(`c${i}`, `cmd${i}`, { guild: GUILD }))),

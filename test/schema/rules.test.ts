@@ -1,5 +1,13 @@
 /** One block per numbered rule of issue 4; each test fails when its rule is broken. */
-import { Codes, CommandType, LOCALES, OptionType, validateSdkCommand } from "../../provider/schema";
+import {
+  Codes,
+  CommandType,
+  commandSize,
+  Limits,
+  LOCALES,
+  OptionType,
+  validateSdkCommand,
+} from "../../provider/schema";
 import { expectIssue, expectValid, opt, slash, wire } from "./helpers";
 
 const many = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
@@ -472,6 +480,47 @@ describe("rule 11: size", () => {
       ),
     });
     expectIssue(wire(localized), "", Codes.TOO_LARGE);
+  });
+});
+
+describe("rule 11: size, exactly at the limit", () => {
+  /**
+   * 8000 characters by construction, where the longest variant of each field counts:
+   * name "size" (4) + description "d" localized to 100 characters (100)
+   * + 25 options of a 3-character name and a 100-character description (25 x 103 = 2575)
+   * + 25 choices on option 0, each a name "c" localized to 100 characters and a
+   *   100-character value (25 x 200 = 5000)
+   * + on option 1, one such choice (200) and one whose localized name has `last`
+   *   characters and whose value has 100 (last + 100).
+   * With last = 21: 4 + 100 + 2575 + 5000 + 200 + 121 = 8000.
+   */
+  const sized = (last: number) => {
+    const choice = (j: number, nameLength = 100) => ({
+      name: "c",
+      name_localizations: { fr: "z".repeat(nameLength) },
+      value: `${j}`.padEnd(100, "v"),
+    });
+    return slash({
+      name: "size",
+      description: "d",
+      description_localizations: { fr: "x".repeat(100) },
+      options: many(25, (i) =>
+        opt(3, `o${String(i).padStart(2, "0")}`, {
+          description: "y".repeat(100),
+          ...(i === 0 ? { choices: many(25, (j) => choice(j)) } : {}),
+          ...(i === 1 ? { choices: [choice(0), choice(1, last)] } : {}),
+        }),
+      ),
+    });
+  };
+  it("accepts 8000 characters and rejects 8001", () => {
+    expect(commandSize(sized(21))).toBe(Limits.COMMAND_SIZE_MAX);
+    expectValid(wire(sized(21)));
+    expect(commandSize(sized(22))).toBe(Limits.COMMAND_SIZE_MAX + 1);
+    expectIssue(wire(sized(22)), "", Codes.TOO_LARGE);
+  });
+  it("the literal figure of the spec, not only the table's", () => {
+    expect(Limits.COMMAND_SIZE_MAX).toBe(8000);
   });
 });
 
