@@ -360,11 +360,10 @@ export function oauth2TokenRevoke(ctx: RequestContext): HandlerResult {
   if (token === null || token === "") {
     return oauthError(400, "invalid_request", 'Missing "token" in request.');
   }
-  const grantId =
-    ctx.store.refreshToken(token)?.grantId ?? ctx.store.issuedToken(token)?.grantId ?? undefined;
-  const owner =
-    ctx.store.refreshToken(token)?.applicationId ?? ctx.store.issuedToken(token)?.applicationId;
-  if (grantId !== undefined && owner === client.app.id) {
+  // Either kind of token names its authorization; another application's is left alone.
+  const found = ctx.store.refreshToken(token) ?? ctx.store.issuedToken(token);
+  const grantId = found?.grantId;
+  if (grantId !== undefined && found?.applicationId === client.app.id) {
     ctx.store.transaction(() => ctx.store.revokeGrant(grantId));
   }
   return { status: 200, body: {} };
