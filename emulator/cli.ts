@@ -1,11 +1,16 @@
 #!/usr/bin/env node
 /**
  * `npm run emulator -- [--port <p>] [--host 127.0.0.1] [--config <file>] [--state <file>]
- *                      [--json] [--no-rate-limits] [--control|--no-control] [--verbose]`
+ *                      [--json] [--ready-file <file>] [--no-rate-limits]
+ *                      [--control|--no-control] [--verbose]`
  *
  * Prints the URL and the default credentials (with `--json`: exactly one JSON line on
- * stdout), then serves until SIGINT or SIGTERM.
+ * stdout; with `--ready-file`: the same JSON written to that file once listening, so a
+ * CI script can wait for it), then serves until SIGINT or SIGTERM, and on either writes
+ * the `--state` file before it exits.
  */
+import fs from "node:fs";
+import path from "node:path";
 import util from "node:util";
 import type { EmulatorOptions } from "./options";
 import { startEmulator } from "./server";
@@ -16,6 +21,7 @@ const USAGE = `usage: discord-commands emulator [options]   (in this repository:
   --config <file>     JSON config (applications, users, guilds, rate limits...)
   --state <file>      persist state to this JSON file
   --json              print one JSON line with the URL and credentials
+  --ready-file <file> once listening, write that same JSON to <file> (for scripts to wait on)
   --no-rate-limits    turn rate limiting off
   --control           serve the control API even on a non-loopback host
   --no-control        do not serve the control API
@@ -29,6 +35,7 @@ const FLAGS = {
   config: { type: "string" },
   state: { type: "string" },
   json: { type: "boolean" },
+  "ready-file": { type: "string" },
   "no-rate-limits": { type: "boolean" },
   control: { type: "boolean" },
   "no-control": { type: "boolean" },
@@ -42,6 +49,8 @@ const isFlag = (name: string): name is Flag => Object.hasOwn(FLAGS, name);
 interface CliArgs {
   options: EmulatorOptions;
   json: boolean;
+  /** `--ready-file`: where to write the JSON summary once listening. */
+  readyFile?: string;
   verbose: boolean;
   /** `--help`: print USAGE and exit. */
   help: boolean;
@@ -94,6 +103,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       case "json":
         args.json = true;
         break;
+      case "ready-file":
+        args.readyFile = text;
+        break;
       case "no-rate-limits":
         options.rateLimits = false;
         break;
@@ -130,7 +142,7 @@ export async function runEmulatorCli(argv: readonly string[]): Promise<void> {
   if (args.verbose) {
     args.options.onRequest = (e) =>
       process.stderr.write(
-        `${e.time} ${e.method} ${e.path} ${e.status} ${e.durationMs}ms${e.fault ? ` fault=${e.fault}` : ""}\n`,
+        `${e.time} ${e.method} ${e.path} ${e.status} ${e.durationMs}ms${e.fault ? ` fault=${e.fault}` : ""}${e.warning ? ` warning: ${e.warning}` : ""}\n`,
       );
   }
   args.options.onInternalError = (err) =>
@@ -153,6 +165,15 @@ export async function runEmulatorCli(argv: readonly string[]): Promise<void> {
     guildId: emu.guildId,
     bearerToken: emu.userBearerToken,
   };
+  if (args.readyFile !== undefined) {
+    try {
+      writeAtomically(args.readyFile, `${JSON.stringify(summary)}\n`);
+    } catch (err) {
+      process.stderr.write(`emulator: cannot write --ready-file: ${(err as Error).message}\n`);
+      await emu.close();
+      process.exit(1);
+    }
+  }
   if (args.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
   else {
     process.stdout.write(
@@ -176,11 +197,27 @@ export async function runEmulatorCli(argv: readonly string[]): Promise<void> {
     if (stopping) return;
     stopping = true;
     if (!args.json) process.stderr.write(`emulator: ${signal}, stopping\n`);
-    void emu.close().then(() => process.exit(0));
-    setTimeout(() => process.exit(0), 3000).unref();
+    // The state file is written after every change already; writing it once more here
+    // makes "stopped" mean "saved", whatever the last request was.
+    try {
+      emu.store.persist();
+    } catch (err) {
+      process.stderr.write(`emulator: cannot write --state: ${(err as Error).message}\n`);
+      process.exitCode = 1;
+    }
+    void emu.close().then(() => process.exit());
+    setTimeout(() => process.exit(), 3000).unref();
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
+}
+
+/** Writes a whole file or nothing (a reader never sees half of it): temp file, then rename. */
+function writeAtomically(file: string, text: string): void {
+  const target = path.resolve(file);
+  const tmp = `${target}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, text);
+  fs.renameSync(tmp, target);
 }
 
 if (require.main === module) void runEmulatorCli(process.argv.slice(2));

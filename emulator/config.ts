@@ -113,12 +113,12 @@ const Window = z.strictObject({
  * Rate limits. Defaults (close to the service's observed behaviour; every value can be
  * overridden, and `rateLimits: false` / `--no-rate-limits` turns them all off):
  * - global: 50 requests per second per token (per client address without a token);
- * - per route bucket (bucket = the route's `bucket` in provider/routes.ts + application
- *   id + guild id), fixed windows:
+ * - per route bucket (bucket = the route's `bucket` in provider/routes.ts, one per route
+ *   and method, + application id + guild id), fixed windows:
  *   - creates (`global-commands-create`, `guild-commands-create`): 5 per 20 s;
  *   - `oauth2-token`: 5 per 10 s;
- *   - every other bucket (lists and bulk overwrites of a scope, one command's
- *     get/edit/delete, permissions): `routeDefault`, 5 per 5 s;
+ *   - every other bucket (a scope's list GET and its bulk PUT, each on its own; one
+ *     command's get, edit, delete; permissions): `routeDefault`, 5 per 5 s;
  * - invalid requests (401, 403 and 429 responses): 10,000 per 10 minutes per client
  *   address; past that, every request from the address gets 429 (scope "global") for
  *   `banMs` (10 minutes).

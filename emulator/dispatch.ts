@@ -16,8 +16,14 @@ import { parseControlBody, readBody } from "./requestBody";
 import { errorOutcome, send } from "./response";
 import type { Outcome } from "./response";
 import { ServiceErrorCode } from "./schema";
+import { WARNING_HEADER } from "./handlers/commandScope";
 
 const CONTROL_PREFIX = "/__emulator";
+/**
+ * The readiness probe for CI jobs: answered whenever the server listens, even with the
+ * control API off (it tells nothing but "up"), never logged or rate limited.
+ */
+export const HEALTH_PATH = `${CONTROL_PREFIX}/health`;
 
 /** Statuses the service counts toward the invalid-request ban. */
 const INVALID_STATUSES: ReadonlySet<number> = new Set([401, 403, 429]);
@@ -65,6 +71,10 @@ export class RequestDispatcher {
     const body = await readBody(req, this.parts.maxBodyBytes);
     if (body.aborted) return;
 
+    if (url.pathname === HEALTH_PATH && (method === "GET" || method === "HEAD")) {
+      send(res, 200, method === "HEAD" ? undefined : { status: "ok" }, {});
+      return;
+    }
     const { control } = this.parts;
     if (
       control &&
@@ -92,6 +102,7 @@ export class RequestDispatcher {
       if (!(err instanceof ApiError)) this.parts.onInternalError?.(err);
       outcome = errorOutcome(err);
     }
+    const warning = outcome.headers[WARNING_HEADER];
     const entry: RequestLogEntry = {
       method,
       route,
@@ -100,6 +111,7 @@ export class RequestDispatcher {
       time,
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
       ...(outcome.fault === undefined ? {} : { fault: outcome.fault }),
+      ...(warning === undefined ? {} : { warning }),
     };
     this.parts.log.record(entry);
     this.parts.onRequest?.(entry);

@@ -13,6 +13,8 @@ export interface RequestLogEntry {
   readonly durationMs: number;
   /** The injected fault, if any: "status:503", "rate_limit", "drop", "delay". */
   readonly fault?: string;
+  /** The `X-Emulator-Warning` sent, if any (body fields the service accepts and drops). */
+  readonly warning?: string;
 }
 
 export interface Counters {

@@ -5,8 +5,10 @@
  * ""` for USER and MESSAGE, `nsfw` and `default_member_permissions` always present,
  * `dm_permission`, `contexts` and `integration_types` on global commands only.
  *
- * Localizations: `full` gives the `*_localizations` dictionaries (when not empty);
- * `localized` gives `name_localized` / `description_localized` for one locale instead
+ * Localizations: `full` gives the `*_localizations` dictionaries, `null` when empty (the
+ * service sends `null` at command, option and choice level on single GETs, write answers
+ * and `with_localizations=true` lists; slash-create's sync compares against exactly
+ * that, so an absent key would make it write on every run); `localized` gives `name_localized` / `description_localized` for one locale instead
  * (in options and choices too), omitted when the locale has no value.
  */
 import { localizedValue } from "./localize";
@@ -74,7 +76,7 @@ function presentLevel(table: Table, value: Json, ctx: PresentContext): Json {
         const dict =
           isRecord(v) && Object.keys(v).length > 0 ? (v as Record<string, string>) : undefined;
         if (ctx.mode.kind === "full") {
-          if (dict) out[key] = { ...dict };
+          out[key] = dict ? { ...dict } : null;
         } else {
           const localized = localizedValue(dict, ctx.mode.locale);
           if (localized !== undefined) out[`${spec.localizes ?? key}_localized`] = localized;

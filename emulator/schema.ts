@@ -12,6 +12,7 @@ export {
   commandsPerScope,
   deepEqual,
   diffCommandFields,
+  ignoredFields,
   isRecord,
   Limits,
   LOCALES,

@@ -17,7 +17,12 @@ export interface RouteDef {
   readonly method: HttpMethod;
   /** Template with `{name}` placeholders, e.g. `/applications/{applicationId}/commands`. */
   readonly template: string;
-  /** Rate-limit bucket key: routes that share major parameters share a bucket. */
+  /**
+   * Rate-limit bucket: one per route, method included (the service's per-route limits
+   * "may include the HTTP method", discord-api-docs, Rate Limits); a bucket is further
+   * keyed by the path's application and guild ids. Two routes share a bucket only when
+   * they name the same one here.
+   */
   readonly bucket: string;
 }
 
@@ -34,22 +39,22 @@ const COMMAND_PERMS =
   "/applications/{applicationId}/guilds/{guildId}/commands/{commandId}/permissions";
 
 export const Routes = {
-  listGlobalCommands: route(1, "GET", GLOBAL, "global-commands"),
+  listGlobalCommands: route(1, "GET", GLOBAL, "global-commands-list"),
   createGlobalCommand: route(2, "POST", GLOBAL, "global-commands-create"),
-  getGlobalCommand: route(3, "GET", GLOBAL_ONE, "global-command"),
-  editGlobalCommand: route(4, "PATCH", GLOBAL_ONE, "global-command"),
-  deleteGlobalCommand: route(5, "DELETE", GLOBAL_ONE, "global-command"),
-  bulkOverwriteGlobalCommands: route(6, "PUT", GLOBAL, "global-commands"),
-  listGuildCommands: route(7, "GET", GUILD, "guild-commands"),
+  getGlobalCommand: route(3, "GET", GLOBAL_ONE, "global-command-get"),
+  editGlobalCommand: route(4, "PATCH", GLOBAL_ONE, "global-command-edit"),
+  deleteGlobalCommand: route(5, "DELETE", GLOBAL_ONE, "global-command-delete"),
+  bulkOverwriteGlobalCommands: route(6, "PUT", GLOBAL, "global-commands-bulk"),
+  listGuildCommands: route(7, "GET", GUILD, "guild-commands-list"),
   createGuildCommand: route(8, "POST", GUILD, "guild-commands-create"),
-  getGuildCommand: route(9, "GET", GUILD_ONE, "guild-command"),
-  editGuildCommand: route(10, "PATCH", GUILD_ONE, "guild-command"),
-  deleteGuildCommand: route(11, "DELETE", GUILD_ONE, "guild-command"),
-  bulkOverwriteGuildCommands: route(12, "PUT", GUILD, "guild-commands"),
-  listGuildCommandPermissions: route(13, "GET", GUILD_PERMS, "guild-permissions"),
-  getCommandPermissions: route(14, "GET", COMMAND_PERMS, "command-permissions"),
-  editCommandPermissions: route(15, "PUT", COMMAND_PERMS, "command-permissions"),
-  batchEditCommandPermissions: route(16, "PUT", GUILD_PERMS, "guild-permissions"),
+  getGuildCommand: route(9, "GET", GUILD_ONE, "guild-command-get"),
+  editGuildCommand: route(10, "PATCH", GUILD_ONE, "guild-command-edit"),
+  deleteGuildCommand: route(11, "DELETE", GUILD_ONE, "guild-command-delete"),
+  bulkOverwriteGuildCommands: route(12, "PUT", GUILD, "guild-commands-bulk"),
+  listGuildCommandPermissions: route(13, "GET", GUILD_PERMS, "guild-permissions-list"),
+  getCommandPermissions: route(14, "GET", COMMAND_PERMS, "command-permissions-get"),
+  editCommandPermissions: route(15, "PUT", COMMAND_PERMS, "command-permissions-edit"),
+  batchEditCommandPermissions: route(16, "PUT", GUILD_PERMS, "guild-permissions-batch"),
   oauth2Token: route(0, "POST", "/oauth2/token", "oauth2-token"),
   oauth2TokenRevoke: route(0, "POST", "/oauth2/token/revoke", "oauth2-token"),
   /** Get Current Authorization Information (Bearer): scopes, expiry, user. */

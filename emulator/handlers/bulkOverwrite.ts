@@ -9,11 +9,11 @@ import { Errors, errorAt } from "../errors";
 import { presentCommand } from "../present";
 import type { CommandRecordFields, StoredCommand } from "../commandRecord";
 import { commandRecord, identityOf, nextVersion } from "../commandRecord";
-import { isRecord, validateWireCommand } from "../schema";
+import { ignoredFields, isRecord, validateWireCommand } from "../schema";
 import type { SchemaIssue } from "../schema";
 import type { HandlerResult, RequestContext } from "./context";
 import { applicationRules, checkDailyCreates, countLimit } from "./commandRules";
-import { invalid, recordScope, scopeKey, scopeOf } from "./commandScope";
+import { ignoredWarning, invalid, recordScope, scopeKey, scopeOf } from "./commandScope";
 
 function prefixed(issues: SchemaIssue[], prefix: (string | number)[]): SchemaIssue[] {
   return issues.map((i) => ({ ...i, path: [...prefix, ...i.path] }));
@@ -31,17 +31,18 @@ export function bulkOverwrite(ctx: RequestContext, guild: boolean): HandlerResul
   const activities = store.activitiesEnabled(s.app.id);
   const issues: SchemaIssue[] = [];
   const items: { fields: CommandRecordFields; id: string | undefined }[] = [];
+  const ignored: string[] = [];
+  const scope = s.guildId === undefined ? "global" : "guild";
   body.forEach((element, index) => {
-    const result = validateWireCommand(element, {
-      scope: s.guildId === undefined ? "global" : "guild",
-      mode: "bulk",
-    });
+    // Tolerant where the service is (fields.ts, `tolerated`), like the other writes.
+    const result = validateWireCommand(element, { scope, mode: "bulk", tolerant: true });
     if (!result.ok) {
       issues.push(...prefixed(result.issues, [index]));
       return;
     }
     const value: unknown = result.value;
-    if (!isRecord(value)) return;
+    if (!isRecord(value) || !isRecord(element)) return;
+    for (const field of ignoredFields(element, `${scope}:bulk`)) ignored.push(`${index}.${field}`);
     const id = typeof value["id"] === "string" ? value["id"] : undefined;
     items.push({ fields: commandRecord(value, recordScope(s)), id });
   });
@@ -121,6 +122,10 @@ export function bulkOverwrite(ctx: RequestContext, guild: boolean): HandlerResul
       return created;
     });
     store.recordCreates(scopeKey(s), creates);
-    return { status: 200, body: result.map((c) => presentCommand(c)) };
+    return {
+      status: 200,
+      body: result.map((c) => presentCommand(c)),
+      headers: ignoredWarning(ignored),
+    };
   });
 }

@@ -6,7 +6,7 @@ import { requireApplicationAccess } from "../auth";
 import { Errors, errorAt } from "../errors";
 import type { StoredCommand } from "../commandRecord";
 import type { RecordScope } from "../commandRecord";
-import { isRecord, toErrorTree, validateWireCommand } from "../schema";
+import { ignoredFields, isRecord, toErrorTree, validateWireCommand } from "../schema";
 import type { SchemaIssue, WriteMode } from "../schema";
 import type { Application } from "../store";
 import type { RequestContext } from "./context";
@@ -49,24 +49,46 @@ export function invalid(issues: SchemaIssue[]): never {
   throw Errors.invalidFormBody(toErrorTree(issues));
 }
 
-/** A command body checked by the shared schema for one endpoint (400/50035 otherwise). */
+/** The response header that names the body fields the service accepted and dropped. */
+export const WARNING_HEADER = "X-Emulator-Warning";
+
+/** The warning header for the ignored fields (paths like `contexts` or `0.contexts`), if any. */
+export function ignoredWarning(ignored: readonly string[]): Record<string, string> {
+  if (ignored.length === 0) return {};
+  return {
+    [WARNING_HEADER]: `ignored fields: ${ignored.join(", ")} (accepted, then dropped, as the service does)`,
+  };
+}
+
+export interface ValidBody {
+  readonly value: Json;
+  /** Fields the service accepts here and drops (fields.ts: `ignoredFields`). */
+  readonly ignored: string[];
+}
+
+/**
+ * A command body checked by the shared schema for one endpoint (400/50035 otherwise),
+ * tolerant where the service is (fields.ts, `tolerated`).
+ */
 export function validateBody(
   body: unknown,
   s: CommandScope,
   mode: WriteMode,
   existingType?: number,
-): Json {
+): ValidBody {
   const scope = s.guildId === undefined ? ("global" as const) : ("guild" as const);
   const result = validateWireCommand(
     body,
-    existingType === undefined ? { scope, mode } : { scope, mode, existingType },
+    existingType === undefined
+      ? { scope, mode, tolerant: true }
+      : { scope, mode, existingType, tolerant: true },
   );
   if (!result.ok) invalid(result.issues);
   const value: unknown = result.value;
-  if (!isRecord(value)) {
+  if (!isRecord(value) || !isRecord(body)) {
     throw Errors.invalidFormBody(
       errorAt([], "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType"),
     );
   }
-  return value;
+  return { value, ignored: ignoredFields(body, `${scope}:${mode}`) };
 }

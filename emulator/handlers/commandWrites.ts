@@ -10,11 +10,20 @@ import { CANONICAL_COMMAND_FIELDS, isRecord } from "../schema";
 import type { HandlerResult, RequestContext } from "./context";
 import { applicationRules, checkDailyCreates, countLimit } from "./commandRules";
 import type { Json } from "./commandScope";
-import { findInScope, recordScope, scopeKey, scopeOf, validateBody } from "./commandScope";
+import {
+  findInScope,
+  ignoredWarning,
+  recordScope,
+  scopeKey,
+  scopeOf,
+  validateBody,
+} from "./commandScope";
 
 export function createCommand(ctx: RequestContext, guild: boolean): HandlerResult {
   const s = scopeOf(ctx, guild, true);
-  const fields = commandRecord(validateBody(ctx.body, s, "create"), recordScope(s));
+  const { value, ignored } = validateBody(ctx.body, s, "create");
+  const fields = commandRecord(value, recordScope(s));
+  const headers = ignoredWarning(ignored);
   const store = ctx.store;
   return store.transaction(() => {
     const existing = store
@@ -25,7 +34,7 @@ export function createCommand(ctx: RequestContext, guild: boolean): HandlerResul
       const version = nextVersion(existing, fields, () => store.ids.next());
       const updated: StoredCommand = { ...identityOf(existing), ...fields, version };
       store.putCommand(updated);
-      return { status: 200, body: presentCommand(updated) };
+      return { status: 200, body: presentCommand(updated), headers };
     }
     const limit = countLimit(fields.type, s);
     const count = store
@@ -42,14 +51,14 @@ export function createCommand(ctx: RequestContext, guild: boolean): HandlerResul
     };
     store.putCommand(created);
     store.recordCreates(scopeKey(s), 1);
-    return { status: 201, body: presentCommand(created) };
+    return { status: 201, body: presentCommand(created), headers };
   });
 }
 
 export function editCommand(ctx: RequestContext, guild: boolean): HandlerResult {
   const s = scopeOf(ctx, guild, true);
   const existing = findInScope(ctx, s);
-  const value = validateBody(ctx.body, s, "edit", existing.type);
+  const { value, ignored } = validateBody(ctx.body, s, "edit", existing.type);
   // A provided field overwrites the stored one entirely; null (or a field the schema
   // dropped) resets it to its neutral value; omitted fields are unchanged.
   const raw = isRecord(ctx.body) ? ctx.body : {};
@@ -80,7 +89,7 @@ export function editCommand(ctx: RequestContext, guild: boolean): HandlerResult 
     const version = nextVersion(existing, fields, () => store.ids.next());
     const updated: StoredCommand = { ...identityOf(existing), ...fields, version };
     store.putCommand(updated);
-    return { status: 200, body: presentCommand(updated) };
+    return { status: 200, body: presentCommand(updated), headers: ignoredWarning(ignored) };
   });
 }
 

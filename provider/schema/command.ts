@@ -15,7 +15,9 @@
  *   `dm_permission`, `integration_types` and `contexts` (marked R in the table, but each
  *   has a stated default, so they are accepted and not required) and rejects `nsfw`
  *   (blank in the table). Guild create and edit reject `dm_permission`,
- *   `integration_types` and `contexts`. `description` is required on create and bulk
+ *   `integration_types` and `contexts`. That is the provider's (strict) reading; the
+ *   emulator passes `tolerant` to accept, as the real service does, the blank cells
+ *   that real clients fill (fields.ts, `tolerated`). `description` is required on create and bulk
  *   for the types that have one (CHAT_INPUT, PRIMARY_ENTRY_POINT).
  * - Edit (PATCH) accepts every field as optional except `type`; rules that depend on the
  *   type use `ctx.existingType` (CHAT_INPUT when not given). The size rule counts the
@@ -50,7 +52,7 @@ import { checkOptionArray } from "./option";
 import { oversize } from "./size";
 import { checkSnowflake } from "./snowflake";
 import type { Where } from "./fields";
-import { acceptedIn, COMMAND_FIELDS } from "./fields";
+import { acceptedIn, COMMAND_FIELDS, toleratedIn } from "./fields";
 import type { CommandField, Scope, WireCommandBody, WireCommandPatch, WriteMode } from "./shapes";
 import { wireCommandBodySchema, wireCommandPatchSchema } from "./shapes";
 
@@ -60,6 +62,12 @@ export interface WireContext {
   mode: WriteMode;
   /** For `edit`: the type of the command being edited (type-dependent rules need it). */
   existingType?: number;
+  /**
+   * The emulator's reading: fields the service tolerates where the spec's table is blank
+   * (fields.ts, `tolerated`) pass, their values still checked. The provider leaves it
+   * off: what a program declares follows the spec.
+   */
+  tolerant?: boolean;
 }
 
 // ---------------------------------------------------------------- rules ----------------
@@ -90,7 +98,7 @@ export function checkCommand(out: IssueCollector, body: unknown, ctx: WireContex
   const rejected = new Set<string>();
   for (const field of Object.keys(COMMAND_FIELDS) as CommandField[]) {
     if (body[field] === undefined) continue;
-    if (!acceptedIn(field, where)) {
+    if (!acceptedIn(field, where) && !(ctx.tolerant === true && toleratedIn(field, where))) {
       rejected.add(field);
       out.add(
         [field],
@@ -103,8 +111,11 @@ export function checkCommand(out: IssueCollector, body: unknown, ctx: WireContex
 
   // type (rule 13: never PRIMARY_ENTRY_POINT in a guild)
   let type: number | undefined = CommandType.CHAT_INPUT;
-  if (!creating) type = ctx.existingType ?? CommandType.CHAT_INPUT;
-  else if (given("type")) {
+  if (!creating) {
+    type = ctx.existingType ?? CommandType.CHAT_INPUT;
+    // Tolerated on edit (and ignored): still a command type, or the service says so.
+    if (given("type")) checkOneOf(out, body["type"], ["type"], COMMAND_TYPES, "a command type");
+  } else if (given("type")) {
     type = checkOneOf(out, body["type"], ["type"], COMMAND_TYPES, "a command type")
       ? body["type"]
       : undefined;

@@ -13,6 +13,9 @@
  */
 import type { ChoiceField, CommandField, OptionField, Scope, WriteMode } from "./shapes";
 import { isRecord } from "./issues";
+import { InteractionContextType } from "./constants";
+
+const BOT_DM: number = InteractionContextType.BOT_DM;
 
 /** A write endpoint: the scope and the kind of write. */
 export type Where = `${Scope}:${WriteMode}`;
@@ -46,9 +49,20 @@ export interface FieldSpec<C = unknown> {
   readonly children?: "option" | "choice";
 }
 
+/**
+ * What the real service does with a field in a body where the spec's table leaves it
+ * blank, when real clients are known to send it there (evidence: emulator/README.md,
+ * "Fields the spec leaves blank"): `kept`, it is accepted and applied; `ignored`, it is
+ * accepted and dropped. Used by the emulator only: the provider's checks stay with the
+ * spec (`acceptedIn`), so a program never declares a field the service would drop.
+ */
+export type Tolerance = "kept" | "ignored";
+
 export interface CommandFieldSpec<C = unknown> extends FieldSpec<C> {
   /** The write endpoints whose body accepts the field (spec: "Body fields per write endpoint"). */
   readonly acceptedIn: readonly Where[];
+  /** Endpoints outside `acceptedIn` where the service tolerates the field (emulator only). */
+  readonly tolerated?: Readonly<Partial<Record<Where, Tolerance>>>;
   /**
    * What a PATCH sends when the program no longer declares the field (the service keeps
    * any field a PATCH leaves out); `undefined`: never sent in a PATCH (a change of it is
@@ -112,6 +126,13 @@ function permissionBits(v: unknown): string | null {
   return /^\d+$/.test(v) ? BigInt(v).toString() : v;
 }
 
+/** The deprecated dm_permission: follows `contexts` when they are a list (see COMMAND_FIELDS). */
+function dmPermission(v: unknown, whole: Raw): boolean {
+  const contexts = whole["contexts"];
+  if (Array.isArray(contexts)) return contexts.some((c) => canonicalNumber(c) === BOT_DM);
+  return typeof v === "boolean" ? v : true;
+}
+
 function typeOr(fallback: number) {
   return (v: unknown): number => canonicalNumber(v) ?? fallback;
 }
@@ -143,6 +164,12 @@ const GLOBAL_AND_GUILD_BULK: readonly Where[] = [
   "global:bulk",
   "guild:bulk",
 ];
+/**
+ * Guild create and edit: blank in the spec's table for the global-only fields; the
+ * service's OpenAPI description accepts them there and guild commands do not keep them
+ * (a discord.js builder reused for a test guild sends `integration_types`/`contexts`).
+ */
+const GUILD_WRITES_IGNORE = { "guild:create": "ignored", "guild:edit": "ignored" } as const;
 const BOTH: readonly Scope[] = ["global", "guild"];
 const GLOBAL: readonly Scope[] = ["global"];
 
@@ -225,11 +252,13 @@ export const COMMAND_FIELDS = {
     reset: undefined,
     keptIn: BOTH,
   },
+  /** Edit: discord.js's `edit()` with a builder body sends it; the service ignores it. */
   type: {
     canonical: typeOr(1),
     compared: "always",
     presence: "always",
     acceptedIn: NOT_EDIT,
+    tolerated: { "global:edit": "ignored", "guild:edit": "ignored" },
     reset: undefined,
     keptIn: BOTH,
   },
@@ -286,12 +315,17 @@ export const COMMAND_FIELDS = {
     reset: null,
     keptIn: BOTH,
   },
-  /** Deprecated; documented default true (visible in DMs). */
+  /**
+   * Deprecated; documented default true (visible in DMs). When `contexts` are set, the
+   * service derives it from them: true exactly when BOT_DM (1) is among them (slash-create
+   * computes the same to compare; a program that declares both sees no false diff).
+   */
   dm_permission: {
-    canonical: flag(true),
+    canonical: dmPermission,
     compared: "always",
     presence: "globalOnly",
     acceptedIn: GLOBAL_AND_GUILD_BULK,
+    tolerated: GUILD_WRITES_IGNORE,
     reset: true,
     keptIn: GLOBAL,
   },
@@ -304,12 +338,16 @@ export const COMMAND_FIELDS = {
     reset: true,
     keptIn: BOTH,
   },
-  /** Guild bulk: blank in the spec's table, so not accepted there. */
+  /**
+   * Guild bulk: blank in the spec's table, so the provider never sends it there; the
+   * service keeps it (slash-create sends `nsfw` in every guild bulk overwrite).
+   */
   nsfw: {
     canonical: flag(false),
     compared: "always",
     presence: "always",
     acceptedIn: ALL.filter((w) => w !== "guild:bulk"),
+    tolerated: { "guild:bulk": "kept" },
     reset: false,
     keptIn: BOTH,
   },
@@ -319,6 +357,7 @@ export const COMMAND_FIELDS = {
     compared: "whenDeclared",
     presence: "globalOnly",
     acceptedIn: GLOBAL_AND_GUILD_BULK,
+    tolerated: GUILD_WRITES_IGNORE,
     reset: undefined,
     keptIn: GLOBAL,
   },
@@ -327,6 +366,7 @@ export const COMMAND_FIELDS = {
     compared: "always",
     presence: "globalOnly",
     acceptedIn: GLOBAL_AND_GUILD_BULK,
+    tolerated: GUILD_WRITES_IGNORE,
     reset: null,
     keptIn: GLOBAL,
   },
@@ -379,8 +419,32 @@ export const CANONICAL_COMMAND_FIELDS = (Object.keys(COMMAND_FIELDS) as CommandF
   (k): k is CanonicalCommandField => COMMAND_FIELDS[k].canonical !== undefined,
 );
 
-/** Whether the write endpoint `where` accepts `field` in its body. */
+/** Whether the write endpoint `where` accepts `field` in its body (spec: the provider's rule). */
 export function acceptedIn(field: CommandField, where: Where): boolean {
   const accepted: readonly Where[] = COMMAND_FIELDS[field].acceptedIn;
   return accepted.includes(where);
+}
+
+/** What the real service does with `field` at `where` where the spec leaves it blank. */
+export function toleratedIn(field: CommandField, where: Where): Tolerance | undefined {
+  const spec: Pick<CommandFieldSpec, "acceptedIn" | "tolerated"> = COMMAND_FIELDS[field];
+  return spec.tolerated?.[where];
+}
+
+/**
+ * The fields of a body that the service accepts at `where` and then drops: tolerated as
+ * `ignored`, or accepted but not kept by commands of that scope (guild commands keep no
+ * `contexts`). What the emulator names in its `X-Emulator-Warning` header.
+ */
+export function ignoredFields(
+  body: Readonly<Record<string, unknown>>,
+  where: Where,
+): CommandField[] {
+  const scope = where.split(":")[0] as Scope;
+  return (Object.keys(COMMAND_FIELDS) as CommandField[]).filter((field) => {
+    if (body[field] === undefined) return false;
+    if (toleratedIn(field, where) === "ignored") return true;
+    const kept: readonly Scope[] = COMMAND_FIELDS[field].keptIn;
+    return acceptedIn(field, where) && !kept.includes(scope);
+  });
 }

@@ -31,6 +31,8 @@ export type {
 } from "./shapes";
 export {
   acceptedIn,
+  ignoredFields,
+  toleratedIn,
   CANONICAL_COMMAND_FIELDS,
   CHOICE_FIELDS,
   COMMAND_FIELDS,
@@ -39,7 +41,14 @@ export {
   neutralValue,
   OPTION_FIELDS,
 } from "./fields";
-export type { CanonicalCommandField, CommandFieldSpec, FieldSpec, Presence, Where } from "./fields";
+export type {
+  CanonicalCommandField,
+  CommandFieldSpec,
+  FieldSpec,
+  Presence,
+  Tolerance,
+  Where,
+} from "./fields";
 export { validateWireCommand, wireCommandSchemaFor } from "./command";
 export type { WireContext } from "./command";
 export { commandSize, oversize } from "./size";

@@ -7,7 +7,8 @@
  * - absent, `null` and `{}` localizations are equal; localized values equal to the
  *   default are dropped (the service ignores them); keys are sorted;
  * - `required`, `autocomplete`, `nsfw` absent = false; `default_permission` and
- *   `dm_permission` absent = true (their documented defaults);
+ *   `dm_permission` absent = true (their documented defaults); with `contexts` given as
+ *   a list, `dm_permission` is derived from them (BOT_DM among them), as the service does;
  * - description absent = "" (what the service returns for USER and MESSAGE);
  * - numbers compare numerically (`-0` is `0`);
  * - the order of options and choices is kept (users see it); `channel_types`,
@@ -77,6 +78,9 @@ export function patchBody(
   const src = declared as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const field of fields) {
+    // With contexts declared, the service derives dm_permission from them (fields.ts):
+    // sending it too could only contradict them.
+    if (field === "dm_permission" && Array.isArray(src["contexts"])) continue;
     const value = src[field] !== undefined ? src[field] : COMMAND_FIELDS[field].reset;
     if (value !== undefined && field !== "type") out[field] = value;
   }

@@ -26,7 +26,9 @@ describe("create (endpoints 2 and 8)", () => {
       default_member_permissions: null,
       type: 1,
       name: "ping",
+      name_localizations: null,
       description: "The ping command",
+      description_localizations: null,
       dm_permission: true,
       contexts: null,
       integration_types: [0],
@@ -48,7 +50,7 @@ describe("create (endpoints 2 and 8)", () => {
     expect(c["default_member_permissions"]).toBeNull();
   });
 
-  test("options omit false and empty fields; required only when true", async () => {
+  test("options omit false and empty fields; required only when true; null localizations", async () => {
     const r = await api.post(
       `${api.app}/commands`,
       slash("opt", {
@@ -60,10 +62,18 @@ describe("create (endpoints 2 and 8)", () => {
       }),
     );
     expect(r.status).toBe(201);
+    // The service sends null dictionaries at every level of a full response.
+    const nulls = { name_localizations: null, description_localizations: null };
     expect(rec(r.body)["options"]).toEqual([
-      { type: 3, name: "a", description: "A", required: true },
-      { type: 3, name: "b", description: "B" },
-      { type: 4, name: "c", description: "C", choices: [{ name: "one", value: 1 }] },
+      { type: 3, name: "a", description: "A", required: true, ...nulls },
+      { type: 3, name: "b", description: "B", ...nulls },
+      {
+        type: 4,
+        name: "c",
+        description: "C",
+        ...nulls,
+        choices: [{ name: "one", value: 1, name_localizations: null }],
+      },
     ]);
   });
 
@@ -336,7 +346,15 @@ describe("get, list, edit, delete (1, 3-5, 7, 9-11)", () => {
       nsfw: true,
       default_member_permissions: "32",
     });
-    expect(after["options"]).toEqual([{ type: 5, name: "b", description: "B" }]);
+    expect(after["options"]).toEqual([
+      {
+        type: 5,
+        name: "b",
+        description: "B",
+        name_localizations: null,
+        description_localizations: null,
+      },
+    ]);
     expect(after["version"]).not.toBe(c["version"]);
     expect(compareSnowflakes(str(after["version"]), str(c["version"]))).toBeGreaterThan(0);
     const cleared = rec(

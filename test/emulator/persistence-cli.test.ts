@@ -100,3 +100,59 @@ test("`discord-commands emulator` prints one JSON line, serves, and stops on SIG
   child.kill("SIGTERM");
   expect(await exited).toBe(0);
 }, 30_000);
+
+test.each(["SIGINT", "SIGTERM"] as const)(
+  "`--ready-file` is written once listening; `--state` is written on %s before exit",
+  async (signal) => {
+    const root = path.resolve(__dirname, "../..");
+    const bin = path.join(root, "node_modules", ".bin");
+    const ready = path.join(dir, "ready.json");
+    const statePath = path.join(dir, "state.json");
+    const child = spawn(
+      path.join(bin, "ts-node"),
+      [
+        "--transpile-only",
+        "cli/main.ts",
+        "emulator",
+        "--port",
+        "0",
+        "--no-rate-limits",
+        "--no-control",
+        "--ready-file",
+        ready,
+        "--state",
+        statePath,
+      ],
+      {
+        cwd: root,
+        stdio: "ignore",
+        env: { ...process.env, PATH: `${bin}${path.delimiter}${process.env["PATH"] ?? ""}` },
+      },
+    );
+    const exited = new Promise<number | null>((resolve) =>
+      child.on("exit", (code) => resolve(code)),
+    );
+    const deadline = Date.now() + 25_000;
+    while (!fs.existsSync(ready) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const info = rec(JSON.parse(fs.readFileSync(ready, "utf8")));
+    expect(info["botToken"]).toBe(DEFAULTS.botToken);
+    const url = str(info["url"]);
+    // The readiness probe answers with the control API off.
+    expect((await fetch(`${url}/__emulator/health`)).status).toBe(200);
+    const created = await fetch(`${url}/api/v10/applications/${DEFAULTS.applicationId}/commands`, {
+      method: "POST",
+      headers: { Authorization: `Bot ${DEFAULTS.botToken}`, "Content-Type": "application/json" },
+      body: JSON.stringify(slash("saved")),
+    });
+    expect(created.status).toBe(201);
+    // Written after the change already; removed, it must be written again on the signal.
+    fs.rmSync(statePath);
+    child.kill(signal);
+    expect(await exited).toBe(0);
+    const state = fs.readFileSync(statePath, "utf8");
+    expect(state).toContain('"saved"');
+  },
+  30_000,
+);

@@ -230,7 +230,15 @@ describe("engine lifecycle: replacements", () => {
     expect(nowBeta["description"]).toBe("Command a");
     expect(nowBeta["options"]).toBeUndefined();
     expect(nowAlpha["description"]).toBe("Command b");
-    expect(nowAlpha["options"]).toEqual([{ type: 3, name: "text", description: "Some text" }]);
+    expect(nowAlpha["options"]).toEqual([
+      {
+        type: 3,
+        name: "text",
+        description: "Some text",
+        name_localizations: null,
+        description_localizations: null,
+      },
+    ]);
 
     // State agrees with the service: no change, even after reading it again.
     expect(await prog.previewSummary(["--refresh"])).toEqual({ same: RESOURCES });

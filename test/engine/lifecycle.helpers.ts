@@ -119,3 +119,27 @@ export function writes(emu: RunningEmulator): string[] {
 export function stepLine(stdout: string, resourceName: string, op: string): string | undefined {
   return stdout.split("\n").find((l) => l.includes(` ${resourceName} ${op}`));
 }
+
+/**
+ * Options as the service returns them in full: `null` localization dictionaries where an
+ * option or choice has none (the emulator, like the service, never leaves them out).
+ */
+export function asReturned(options: readonly Record<string, unknown>[]): Record<string, unknown>[] {
+  return options.map((o) => {
+    const out: Record<string, unknown> = {
+      name_localizations: null,
+      description_localizations: null,
+      ...o,
+    };
+    if (Array.isArray(o["options"])) {
+      out["options"] = asReturned(o["options"] as Record<string, unknown>[]);
+    }
+    if (Array.isArray(o["choices"])) {
+      out["choices"] = (o["choices"] as Record<string, unknown>[]).map((c) => ({
+        name_localizations: null,
+        ...c,
+      }));
+    }
+    return out;
+  });
+}

@@ -15,6 +15,7 @@ import type { RunningEmulator } from "../../emulator";
 import type { PulumiProgram } from "../../scripts/pulumiProgram";
 import type { LiveCommand } from "./lifecycle.helpers";
 import {
+  asReturned,
   commandKeys,
   IDS,
   liveCommand,
@@ -200,47 +201,49 @@ describe("engine lifecycle: up, no-change preview, drift, recreate, destroy", ()
     const settings = liveCommand(emu, "settings");
     expect(settings["name_localizations"]).toEqual({ fr: "réglages" });
     expect(settings["default_member_permissions"]).toBe(String(1 << 5));
-    expect(settings["options"]).toEqual([
-      {
-        type: 2,
-        name: "notifications",
-        description: "Where and how the bot notifies",
-        options: [
-          {
-            type: 1,
-            name: "channel",
-            description: "Set the notification channel",
-            options: [
-              {
-                type: 7,
-                name: "target",
-                description: "The channel",
-                required: true,
-                channel_types: [0, 5],
-              },
-            ],
-          },
-          {
-            type: 1,
-            name: "level",
-            description: "Set how much the bot says",
-            options: [
-              {
-                type: 3,
-                name: "level",
-                description: "The level",
-                required: true,
-                choices: [
-                  { name: "Everything", name_localizations: { fr: "Tout" }, value: "all" },
-                  { name: "Mentions only", value: "mentions" },
-                ],
-              },
-            ],
-          },
-        ],
-      },
-      { type: 1, name: "reset", description: "Reset every setting" },
-    ]);
+    expect(settings["options"]).toEqual(
+      asReturned([
+        {
+          type: 2,
+          name: "notifications",
+          description: "Where and how the bot notifies",
+          options: [
+            {
+              type: 1,
+              name: "channel",
+              description: "Set the notification channel",
+              options: [
+                {
+                  type: 7,
+                  name: "target",
+                  description: "The channel",
+                  required: true,
+                  channel_types: [0, 5],
+                },
+              ],
+            },
+            {
+              type: 1,
+              name: "level",
+              description: "Set how much the bot says",
+              options: [
+                {
+                  type: 3,
+                  name: "level",
+                  description: "The level",
+                  required: true,
+                  choices: [
+                    { name: "Everything", name_localizations: { fr: "Tout" }, value: "all" },
+                    { name: "Mentions only", value: "mentions" },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+        { type: 1, name: "reset", description: "Reset every setting" },
+      ]),
+    );
 
     const profile = liveCommand(emu, "Show Profile", "global", 2);
     expect(profile["name_localizations"]).toEqual({ fr: "Voir le profil" });
@@ -248,16 +251,18 @@ describe("engine lifecycle: up, no-change preview, drift, recreate, destroy", ()
 
     const ban = liveCommand(emu, "ban", G);
     expect(ban["default_member_permissions"]).toBe(String(1 << 2));
-    expect(ban["options"]).toEqual([
-      { type: 6, name: "member", description: "Who to ban", required: true },
-      {
-        type: 4,
-        name: "days",
-        description: "Days of messages to delete",
-        min_value: 0,
-        max_value: 7,
-      },
-    ]);
+    expect(ban["options"]).toEqual(
+      asReturned([
+        { type: 6, name: "member", description: "Who to ban", required: true },
+        {
+          type: 4,
+          name: "days",
+          description: "Days of messages to delete",
+          min_value: 0,
+          max_value: 7,
+        },
+      ]),
+    );
     expect(livePermissions(emu, ban.id)).toEqual(BAN_PERMISSIONS);
     expect(livePermissions(emu, IDS.application)).toEqual(APP_PERMISSIONS);
     expect((await prog.outputs())["banId"]).toBe(ban.id);

@@ -96,7 +96,16 @@ const COMMAND_MUTATIONS: Record<string, Mutation | "identifies"> = {
   description_localizations: change((b) => (b["description_localizations"] = { de: "Befehl" })),
   options: change((b) => (b["options"] as Body[]).pop()),
   default_member_permissions: change((b) => (b["default_member_permissions"] = "0")),
-  dm_permission: change((b) => (b["dm_permission"] = true)),
+  // With contexts set, dm_permission is derived from them (as the service does): the
+  // field on its own is compared on a command without contexts.
+  dm_permission: change(
+    (b) => (b["dm_permission"] = true),
+    () => {
+      const b = base();
+      delete b["contexts"];
+      return b;
+    },
+  ),
   default_permission: change((b) => (b["default_permission"] = false)),
   nsfw: change((b) => (b["nsfw"] = true)),
   integration_types: change((b) => (b["integration_types"] = [0, 1])),

@@ -1,6 +1,6 @@
 /** The one normalizer: canonicalCommand, diffCommandFields. */
 import type { WireCommand, WireCommandBody } from "../../provider/schema";
-import { canonicalCommand, diffCommandFields } from "../../provider/schema";
+import { canonicalCommand, diffCommandFields, patchBody } from "../../provider/schema";
 
 /** Equal in the canonical form: no field differs. */
 const commandsEqual = (a: object, b: object): boolean => diffCommandFields(a, b).length === 0;
@@ -21,6 +21,33 @@ const base: WireCommandBody = {
 };
 
 describe("canonicalCommand", () => {
+  it("null localizations at option and choice level (as the service returns them) are no diff", () => {
+    const returned = {
+      ...base,
+      name_localizations: null,
+      description_localizations: null,
+      options: base.options?.map((o) => ({
+        ...o,
+        name_localizations: null,
+        description_localizations: null,
+        ...(o.choices
+          ? { choices: o.choices.map((c) => ({ ...c, name_localizations: null })) }
+          : {}),
+      })),
+    };
+    expect(diffCommandFields(base, returned)).toEqual([]);
+  });
+  it("dm_permission follows contexts when they are a list; the PATCH leaves it to them", () => {
+    expect(canonicalCommand({ ...base, contexts: [0, 2] }).dm_permission).toBe(false);
+    expect(canonicalCommand({ ...base, contexts: [1], dm_permission: false }).dm_permission).toBe(
+      true,
+    );
+    expect(canonicalCommand({ ...base, dm_permission: false }).dm_permission).toBe(false);
+    expect(canonicalCommand({ ...base, contexts: null }).dm_permission).toBe(true);
+    const declared = { ...base, contexts: [0], dm_permission: true };
+    expect(commandsEqual(declared, { ...base, contexts: [0], dm_permission: false })).toBe(true);
+    expect(patchBody(declared, ["contexts", "dm_permission"])).toEqual({ contexts: [0] });
+  });
   it("absent, null and {} localizations are equal; values equal to the default dropped", () => {
     expect(commandsEqual(base, { ...base, name_localizations: null })).toBe(true);
     expect(
