@@ -241,6 +241,15 @@ export class Credentials {
     return this.#sessionPending;
   }
 
+  /**
+   * Refreshes unless the access token already changed since `rejected` was used (another
+   * caller refreshed meanwhile): one refresh for many requests refused at once.
+   */
+  async refreshUserAfterRejection(rejected: string | undefined): Promise<void> {
+    if (this.#session.accessToken !== rejected) return;
+    await this.refreshUser();
+  }
+
   /** The client id and, for a confidential client, the secret, for the token endpoint. */
   get clientId(): string | undefined {
     return this.#clientId;

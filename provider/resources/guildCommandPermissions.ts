@@ -137,15 +137,17 @@ export const provider = {
     if (deployment.arePermissionsLive(commandId)) return;
     const empty = () =>
       client().editCommandPermissions(applicationId, guildId, commandId, { permissions: [] });
+    const credentials = client().rest.credentials;
+    const used = credentials.userSession().accessToken;
     try {
       await empty().catch(async (err: unknown) => {
         // In a `destroy` no UserAuthorization diff runs first, so the token may have
-        // expired: refresh it here, once (the refresh token it rotates goes with the stack).
-        const credentials = client().rest.credentials;
+        // expired: refresh it here, once for all the deletes (the refresh token it rotates
+        // goes away with the stack).
         if (!(err instanceof ServiceApiError && err.status === 401 && credentials.canRefreshUser)) {
           throw err;
         }
-        await credentials.refreshUser();
+        await credentials.refreshUserAfterRejection(used);
         await empty();
       });
     } catch (err) {
