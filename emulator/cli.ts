@@ -164,6 +164,7 @@ export async function runEmulatorCli(argv: readonly string[]): Promise<void> {
     clientSecret: emu.clientSecret,
     guildId: emu.guildId,
     bearerToken: emu.userBearerToken,
+    publicKey: emu.publicKey,
   };
   if (args.readyFile !== undefined) {
     try {
@@ -185,6 +186,7 @@ export async function runEmulatorCli(argv: readonly string[]): Promise<void> {
         `  client secret   ${summary.clientSecret}`,
         `  guild id        ${summary.guildId}`,
         `  user bearer     ${summary.bearerToken}  (applications.commands.permissions.update)`,
+        `  public key      ${summary.publicKey}  (Ed25519, verifies interactions)`,
         `  rate limits     ${emu.config.rateLimits === false || args.options.rateLimits === false ? "off" : "on"}`,
         `  control API     ${emu.controlEnabled ? `${emu.url}/__emulator/` : "off"}`,
         "Press Ctrl+C to stop.",

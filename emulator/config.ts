@@ -56,6 +56,20 @@ export const ApplicationConfig = z.strictObject({
    * the consent is denied (`error=access_denied`). The control API can change it.
    */
   consentUserId: snowflake.optional(),
+  /**
+   * Where interactions are delivered (an HTTP(S) URL). Taken as is from the config (the
+   * handler may start after the emulator); set at run time through the control API, it
+   * is verified as the service verifies it (emulator/interactions/endpoint.ts).
+   */
+  interactionsEndpointUrl: z.url({ protocol: /^https?$/ }).optional(),
+  /**
+   * The Ed25519 private key that signs interactions, as 64 hex characters (the 32-byte
+   * seed); a fresh key pair is generated at each start when absent.
+   */
+  interactionsPrivateKey: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, "64 hex characters (a 32-byte Ed25519 seed)")
+    .optional(),
 });
 
 export const AccessTokenConfig = z.strictObject({
@@ -71,6 +85,8 @@ export const UserConfig = z.strictObject({
   /** The user's settings locale (used for `*_localized` when no header names one). */
   locale: z.string().default("en-US"),
   tokens: z.array(AccessTokenConfig).default([]),
+  /** Age-verified (18 or older): may see and use age-restricted (nsfw) commands. */
+  ageVerified: z.boolean().default(false),
 });
 
 export const RoleConfig = z.strictObject({
@@ -79,10 +95,24 @@ export const RoleConfig = z.strictObject({
   permissions: permissionBits.default("0"),
 });
 
+/** A channel's permission overwrite: type 0 = role (the guild id = @everyone), 1 = member. */
+export const ChannelOverwriteConfig = z.strictObject({
+  id: snowflake,
+  type: z.union([z.literal(0), z.literal(1)]),
+  allow: permissionBits.default("0"),
+  deny: permissionBits.default("0"),
+});
+
 export const ChannelConfig = z.strictObject({
   id: snowflake,
   name: z.string().default("channel"),
   type: z.number().int().default(0),
+  /** A thread's parent channel (or a channel's category). */
+  parentId: snowflake.optional(),
+  /** Age-restricted channel: the only place age-restricted commands can be used. */
+  nsfw: z.boolean().default(false),
+  /** Overwrites of the members' permissions in this channel (a thread uses its parent's). */
+  permissionOverwrites: z.array(ChannelOverwriteConfig).default([]),
 });
 
 export const MemberConfig = z.strictObject({
@@ -96,6 +126,8 @@ export const GuildConfig = z.strictObject({
   id: snowflake,
   name: z.string().default("Emulated Guild"),
   ownerId: snowflake.optional(),
+  /** The guild's locale (`guild_locale` of the interactions sent from it). */
+  preferredLocale: z.string().default("en-US"),
   /** Roles besides @everyone (whose id is the guild id; add it here to give it bits). */
   roles: z.array(RoleConfig).default([]),
   channels: z.array(ChannelConfig).default([]),
@@ -172,6 +204,28 @@ export type EmulatorConfigInput = z.input<typeof EmulatorConfig>;
 export type ApplicationConfig = z.infer<typeof ApplicationConfig>;
 export type UserConfig = z.infer<typeof UserConfig>;
 export type GuildConfig = z.infer<typeof GuildConfig>;
+export type ChannelConfig = z.infer<typeof ChannelConfig>;
+
+/**
+ * What a new guild's @everyone role may do on the service (view channels, send messages
+ * and use application commands, among others): the default guild's @everyone gets these
+ * bits. A configured guild's @everyone has the bits its `roles` entry gives it (none
+ * when the guild id is not listed there).
+ */
+export const DEFAULT_EVERYONE_PERMISSIONS =
+  PermissionFlags.CREATE_INSTANT_INVITE |
+  PermissionFlags.ADD_REACTIONS |
+  PermissionFlags.VIEW_CHANNEL |
+  PermissionFlags.SEND_MESSAGES |
+  PermissionFlags.EMBED_LINKS |
+  PermissionFlags.ATTACH_FILES |
+  PermissionFlags.READ_MESSAGE_HISTORY |
+  PermissionFlags.USE_EXTERNAL_EMOJIS |
+  PermissionFlags.CONNECT |
+  PermissionFlags.SPEAK |
+  PermissionFlags.USE_APPLICATION_COMMANDS |
+  PermissionFlags.SEND_MESSAGES_IN_THREADS |
+  PermissionFlags.CREATE_PUBLIC_THREADS;
 
 /** A configuration with every default applied. */
 export interface ResolvedConfig {
@@ -209,20 +263,36 @@ function defaultSections(): Pick<ResolvedConfig, "applications" | "users" | "gui
         username: "emulated-admin",
         locale: "en-US",
         tokens: [{ token: DEFAULTS.userBearerToken, scopes: [...DEFAULTS.userScopes] }],
+        ageVerified: false,
       },
     ],
     guilds: [
       {
         id: DEFAULTS.guildId,
         name: "Emulated Guild",
+        preferredLocale: "en-US",
         roles: [
           {
             id: DEFAULTS.managerRoleId,
             name: "Manager",
             permissions: String(PermissionFlags.MANAGE_GUILD | PermissionFlags.MANAGE_ROLES),
           },
+          // After the Manager role: programs and tests read `roles[0]` as the Manager role.
+          {
+            id: DEFAULTS.guildId,
+            name: "@everyone",
+            permissions: String(DEFAULT_EVERYONE_PERMISSIONS),
+          },
         ],
-        channels: [{ id: DEFAULTS.channelId, name: "general", type: 0 }],
+        channels: [
+          {
+            id: DEFAULTS.channelId,
+            name: "general",
+            type: 0,
+            nsfw: false,
+            permissionOverwrites: [],
+          },
+        ],
         members: [{ userId: DEFAULTS.userId, roles: [DEFAULTS.managerRoleId], permissions: "0" }],
         authorizedApplications: [DEFAULTS.applicationId],
       },

@@ -19,6 +19,10 @@
  * | PUT    /__emulator/applications/{id}/activities           | `{enabled}`: Activities on or off      |
  * | PUT    /__emulator/applications/{id}/consent              | `{userId}`: who consents (null: denied)|
  * | PUT    /__emulator/rate-limits                            | `{enabled}`: rate limits on or off     |
+ * | PUT    /__emulator/applications/{id}/bot-token            | `{token}`: rotate the bot token        |
+ *
+ * Interactions (endpoint URL, invoke, autocomplete, can-use, events) are async and
+ * served by emulator/interactions/routes.ts, tried before this table.
  */
 import { z } from "zod";
 import type { ResolvedConfig } from "./config";
@@ -54,6 +58,7 @@ const AdvanceBody = z.union([
 ]);
 const EnabledBody = z.strictObject({ enabled: z.boolean() });
 const ConsentBody = z.strictObject({ userId: z.string().nullable() });
+const TokenBody = z.strictObject({ token: z.string() });
 
 function parse<T>(schema: z.ZodType<T>, body: unknown): T {
   const r = schema.safeParse(body);
@@ -186,6 +191,14 @@ export class EmulatorControl {
     return this.store.clock.now();
   }
 
+  /** Rotates an application's bot token: the old one gets 401 from now on. */
+  rotateBotToken(applicationId: string, token: string): void {
+    if (token.trim() === "") throw new ControlError(400, "a bot token cannot be empty");
+    if (!this.store.rotateBotToken(applicationId, token)) {
+      throw new ControlError(404, `no application ${applicationId}`);
+    }
+  }
+
   setActivities(applicationId: string, enabled: boolean): void {
     if (!this.store.application(applicationId)) {
       throw new ControlError(404, `no application ${applicationId}`);
@@ -299,6 +312,9 @@ export class EmulatorControl {
         return ok();
       case "PUT /applications/:id/consent":
         this.setConsent(seg[1] ?? "", parse(ConsentBody, body).userId);
+        return ok();
+      case "PUT /applications/:id/bot-token":
+        this.rotateBotToken(seg[1] ?? "", parse(TokenBody, body).token);
         return ok();
       case "PUT /rate-limits":
         this.setRateLimits(parse(EnabledBody, body).enabled);

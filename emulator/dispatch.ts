@@ -7,6 +7,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { RouteName } from "../provider/routes";
 import type { EmulatorControl, RateLimitSwitch } from "./control";
+import type { ControlAnswer } from "./interactions/routes";
 import { ControlError } from "./control";
 import { ApiError, Errors } from "./errors";
 import type { RequestLog, RequestLogEntry } from "./log";
@@ -32,6 +33,13 @@ export interface DispatchParts {
   readonly api: ApiPipeline;
   /** Undefined when the control API is not served (its paths are then plain 404s). */
   readonly control: EmulatorControl | undefined;
+  /** Async control routes (interactions) tried before `control`'s; undefined = not ours. */
+  readonly asyncControl?: (
+    method: string,
+    sub: string,
+    body: unknown,
+    query: URLSearchParams,
+  ) => Promise<ControlAnswer | undefined>;
   readonly log: RequestLog;
   readonly limits: RateLimitSwitch;
   readonly maxBodyBytes: number;
@@ -80,7 +88,15 @@ export class RequestDispatcher {
       control &&
       (url.pathname === CONTROL_PREFIX || url.pathname.startsWith(`${CONTROL_PREFIX}/`))
     ) {
-      serveControl(control, res, method, url.pathname.slice(CONTROL_PREFIX.length), body);
+      await serveControl(
+        control,
+        this.parts.asyncControl,
+        res,
+        method,
+        url.pathname.slice(CONTROL_PREFIX.length),
+        body,
+        url.searchParams,
+      );
       return;
     }
 
@@ -125,15 +141,19 @@ export class RequestDispatcher {
 }
 
 /** A control API request: not logged, not rate limited, errors as `{code: 0, message}`. */
-function serveControl(
+async function serveControl(
   control: EmulatorControl,
+  asyncControl: DispatchParts["asyncControl"],
   res: ServerResponse,
   method: string,
   sub: string,
   read: BodyRead,
-): void {
+  query: URLSearchParams,
+): Promise<void> {
   try {
-    const r = control.handleHttp(method, sub, parseControlBody(read));
+    const body = parseControlBody(read);
+    const r =
+      (await asyncControl?.(method, sub, body, query)) ?? control.handleHttp(method, sub, body);
     send(res, r.status, r.body, {});
   } catch (err) {
     const status = err instanceof ControlError ? err.status : 500;

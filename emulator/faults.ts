@@ -1,6 +1,6 @@
 /**
- * Fault injection for tests: 5xx responses, 429s, dropped connections and slow
- * responses, chosen by fraction (from a seeded PRNG, so runs are reproducible) or by
+ * Fault injection for tests: 5xx responses, 429s, service errors (`{code, message}`
+ * with a 4xx status), malformed answers, dropped connections and slow responses, chosen by fraction (from a seeded PRNG, so runs are reproducible) or by
  * a scripted sequence, optionally only for some routes or methods.
  *
  * A rule with `phase: "after"` lets the request take effect and then replaces its
@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { Routes } from "../provider/routes";
 import type { RouteName } from "../provider/routes";
+import { ServiceErrorCode } from "./schema";
 
 const routeNames = Object.keys(Routes) as [RouteName, ...RouteName[]];
 
@@ -23,6 +24,19 @@ export const FaultAction = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("drop") }),
   z.strictObject({ type: z.literal("delay"), ms: z.number().int().min(0).max(120_000) }),
   z.strictObject({ type: z.literal("pass") }),
+  /** A service error answer `{code, message}` with a 4xx status (401, 403, 404, 400...). */
+  z.strictObject({
+    type: z.literal("error"),
+    status: z.number().int().min(400).max(499),
+    /** One of the service's codes (the one table, provider/schema/serviceErrors.ts). */
+    code: z.custom<ServiceErrorCode>(
+      (v) => (Object.values(ServiceErrorCode) as unknown[]).includes(v),
+      "not a service error code",
+    ),
+    message: z.string(),
+  }),
+  /** A 200 whose body is JSON in no shape the API describes (a proxy's or a stub's answer). */
+  z.strictObject({ type: z.literal("malformed") }),
 ]);
 export type FaultAction = z.infer<typeof FaultAction>;
 

@@ -9,3 +9,14 @@ export type { FaultAction, FaultPlanInput, FaultRuleInput } from "./faults";
 export type { Counters, RequestLogEntry } from "./log";
 export type { StoredCommand, StoredPermissions } from "./store";
 export { ApiError } from "./errors";
+export { InteractionService } from "./interactions/service";
+export type {
+  AppResponse,
+  ApplicationInteractions,
+  CanUseResult,
+  InteractionOutcome,
+  InteractionResult,
+} from "./interactions/service";
+export type { AutocompleteRequest, CanUseRequest, InvokeRequest } from "./interactions/requests";
+export type { EmulatorEvent } from "./interactions/events";
+export { verifySignature } from "./interactions/signing";

@@ -13,6 +13,12 @@ export interface RequestLogEntry {
   readonly durationMs: number;
   /** The injected fault, if any: "status:503", "rate_limit", "drop", "delay". */
   readonly fault?: string;
+  /**
+   * Something the service did on its own, logged with method "INTERACTION" and status 0:
+   * "reload" (read-repair of a stale global command), "launch" (an entry point's
+   * Activity launched by the service). Such notes do not count in the counters.
+   */
+  readonly event?: "reload" | "launch";
   /** The `X-Emulator-Warning` sent, if any (body fields the service accepts and drops). */
   readonly warning?: string;
 }
@@ -58,6 +64,13 @@ export class RequestLog {
     const route = entry.route ?? "unknown";
     c.byRoute[route] = (c.byRoute[route] ?? 0) + 1;
     c.byStatus[String(entry.status)] = (c.byStatus[String(entry.status)] ?? 0) + 1;
+  }
+
+  /** Appends a note (see `event`) without counting it as a request. */
+  note(entry: RequestLogEntry): void {
+    this.entries.push(entry);
+    if (this.entries.length > MAX_ENTRIES)
+      this.entries.splice(0, this.entries.length - MAX_ENTRIES);
   }
 
   list(): RequestLogEntry[] {

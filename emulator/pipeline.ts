@@ -171,5 +171,17 @@ async function applyFault(
         ),
         fault: "rate_limit",
       };
+    case "error":
+      return {
+        ...errorOutcome(new ApiError(a.status, a.code, a.message)),
+        fault: `error:${a.status}/${a.code}`,
+      };
+    case "malformed":
+      return {
+        status: 200,
+        body: { unexpected: "a reply in no shape the API describes" },
+        headers: {},
+        fault: "malformed",
+      };
   }
 }

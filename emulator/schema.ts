@@ -4,6 +4,17 @@
  * error codes, the field tables and the one normalizer come from there and only from there.
  */
 export {
+  allChannels,
+  ChannelType,
+  COMMAND_TYPES,
+  charLength,
+  CommandType,
+  EntryPointHandler,
+  IntegrationType,
+  InteractionContextType,
+  isSnowflake,
+  OptionType,
+  PermissionType,
   CANONICAL_COMMAND_FIELDS,
   canonicalCommand,
   CHOICE_FIELDS,
@@ -19,8 +30,10 @@ export {
   neutralValue,
   OPTION_FIELDS,
   PermissionFlags,
+  SERVICE_EPOCH_MS,
   ServiceErrorCode,
   SNOWFLAKE_PATTERN,
+  snowflakeTime,
   toErrorTree,
   validatePermissions,
   validateWireCommand,

@@ -12,6 +12,15 @@ import { EmulatorControl } from "./control";
 import type { RateLimitSwitch } from "./control";
 import { RequestDispatcher } from "./dispatch";
 import { FaultInjector } from "./faults";
+import type { EmulatorEvent } from "./interactions/events";
+import type { AutocompleteRequest, CanUseRequest, InvokeRequest } from "./interactions/requests";
+import { serveInteractionControl } from "./interactions/routes";
+import type {
+  ApplicationInteractions,
+  CanUseResult,
+  InteractionResult,
+} from "./interactions/service";
+import { InteractionService } from "./interactions/service";
 import type { Counters, RequestLogEntry } from "./log";
 import { RequestLog } from "./log";
 import type { EmulatorOptions } from "./options";
@@ -44,6 +53,23 @@ export interface RunningEmulator {
   readonly control: EmulatorControl;
   /** The state (read accessors: command(), commandsIn(), permissions()...). */
   readonly store: Store;
+  /** The first application's Ed25519 public key (hex): what its handler verifies with. */
+  readonly publicKey: string;
+  /** Keys, interactions endpoint URLs, invocations (emulator/interactions). */
+  readonly interactions: InteractionService;
+  /** A user invokes a command: `{outcome, reason, interaction, response}`. */
+  invoke(request: InvokeRequest): Promise<InteractionResult>;
+  /** A user types in an autocomplete option. */
+  autocomplete(request: AutocompleteRequest): Promise<InteractionResult>;
+  /** May this user see and use this command here? */
+  canUse(request: CanUseRequest): CanUseResult;
+  /** Verifies and sets an application's interactions endpoint URL (rejects with the reason). */
+  setInteractionsEndpoint(
+    url: string | null,
+    applicationId?: string,
+  ): Promise<ApplicationInteractions>;
+  /** Gateway events (permissions updates) with an id greater than `after`. */
+  events(after?: number): EmulatorEvent[];
   requestLog(): RequestLogEntry[];
   counters(): Counters;
   close(): Promise<void>;
@@ -89,10 +115,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   // The control API's `info` names the URL, known only once the server listens.
   let info: Record<string, unknown> = {};
   const control = new EmulatorControl(store, log, faults, limits, config, () => info);
+  const interactions = new InteractionService(store, log);
   const onInternalError = options.onInternalError;
   const dispatcher = new RequestDispatcher({
     api: new ApiPipeline({ store, limits, faults, onInternalError }),
     control: controlEnabled ? control : undefined,
+    asyncControl: (method, sub, body, query) =>
+      serveInteractionControl(interactions, store, method, sub, body, query),
     log,
     limits,
     maxBodyBytes: config.maxBodyBytes,
@@ -108,7 +137,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const url = `http://${urlHost}:${port}`;
   const apiUrl = `${url}${API_PREFIX}`;
   const { userBearerToken, ...credentials } = firstCredentials(config);
-  info = { url, apiUrl, ...credentials, bearerToken: userBearerToken };
+  const publicKey = credentials.applicationId
+    ? interactions.publicKey(credentials.applicationId)
+    : "";
+  info = {
+    url,
+    apiUrl,
+    ...credentials,
+    bearerToken: userBearerToken,
+    publicKey,
+    get applications() {
+      return interactions.applications();
+    },
+  };
 
   let closed: Promise<void> | undefined;
   return {
@@ -122,6 +163,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     controlEnabled,
     control,
     store,
+    publicKey,
+    interactions,
+    invoke: (request) => interactions.invoke(request),
+    autocomplete: (request) => interactions.autocomplete(request),
+    canUse: (request) => interactions.canUse(request),
+    setInteractionsEndpoint: (endpoint, applicationId = credentials.applicationId) =>
+      interactions.setEndpoint(applicationId, endpoint),
+    events: (after = 0) => store.events.after(after),
     requestLog: () => log.list(),
     counters: () => log.counters(),
     close() {

@@ -3,10 +3,9 @@
  * decimal strings. Ids from one generator strictly increase, even within one
  * millisecond and even if the clock goes backwards (the increment carries over).
  */
-import { SNOWFLAKE_PATTERN } from "./schema";
+import { SERVICE_EPOCH_MS, SNOWFLAKE_PATTERN } from "./schema";
 
-/** The service's epoch, 2015-01-01T00:00:00.000Z, in milliseconds. */
-export const SERVICE_EPOCH_MS = 1420070400000;
+export { SERVICE_EPOCH_MS, snowflakeTime } from "./schema";
 
 const EPOCH = BigInt(SERVICE_EPOCH_MS);
 
@@ -35,11 +34,6 @@ export class SnowflakeGenerator {
     const value = BigInt(id);
     if (value > this.last) this.last = value;
   }
-}
-
-/** The creation time (ms since the Unix epoch) encoded in a snowflake. */
-export function snowflakeTime(id: string): number {
-  return Number(BigInt(id) >> 22n) + SERVICE_EPOCH_MS;
 }
 
 /** Compares two snowflakes numerically (negative when a < b). */

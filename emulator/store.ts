@@ -17,6 +17,7 @@ import { PermissionFlags } from "./schema";
 import { SnowflakeGenerator } from "./snowflake";
 import type { StoredCommand } from "./commandRecord";
 import { commandRecord } from "./commandRecord";
+import { EventFeed } from "./interactions/events";
 
 export type { StoredCommand } from "./commandRecord";
 
@@ -156,6 +157,8 @@ function permKey(applicationId: string, guildId: string, targetId: string): stri
 export class Store {
   readonly clock: Clock;
   readonly ids: SnowflakeGenerator;
+  /** Gateway events the service would send (not persisted; emptied by `reset`). */
+  readonly events: EventFeed;
   private commands = new Map<string, StoredCommand>();
   private perms = new Map<string, StoredPermissions>();
   private tokens = new Map<string, IssuedToken>();
@@ -179,6 +182,7 @@ export class Store {
   ) {
     this.clock = new Clock();
     this.ids = new SnowflakeGenerator(() => this.clock.now());
+    this.events = new EventFeed(() => this.clock.now());
     for (const app of config.applications) {
       this.apps.set(app.id, app);
       this.appsByBotToken.set(app.botToken, app);
@@ -211,6 +215,20 @@ export class Store {
 
   applicationByBotToken(token: string): Application | undefined {
     return this.appsByBotToken.get(token);
+  }
+
+  /**
+   * Rotates an application's bot token (as "Reset Token" in the developer portal does):
+   * the old token is rejected from now on, the new one accepted.
+   */
+  rotateBotToken(applicationId: string, token: string): boolean {
+    const app = this.apps.get(applicationId);
+    if (!app) return false;
+    for (const [old, owner] of this.appsByBotToken) {
+      if (owner === app) this.appsByBotToken.delete(old);
+    }
+    this.appsByBotToken.set(token, app);
+    return true;
   }
 
   applicationByClientId(clientId: string): Application | undefined {
@@ -466,6 +484,9 @@ export class Store {
     this.creates = new Map();
     this.activities = new Map();
     this.clock.offset = 0;
+    this.events.reset();
+    this.appsByBotToken.clear();
+    for (const app of this.apps.values()) this.appsByBotToken.set(app.botToken, app);
     this.initialize();
   }
 

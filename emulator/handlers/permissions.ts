@@ -97,6 +97,8 @@ export function editCommandPermissions(ctx: RequestContext): HandlerResult {
   }));
   const stored = { id: target, application_id: app.id, guild_id: guildId, permissions };
   ctx.store.transaction(() => ctx.store.setPermissions(stored));
+  // Endpoint 15 fires Application Command Permissions Update (spec: "Events").
+  ctx.store.events.record("APPLICATION_COMMAND_PERMISSIONS_UPDATE", presentPermissions(stored));
   return { status: 200, body: presentPermissions(stored) };
 }
 

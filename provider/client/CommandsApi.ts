@@ -7,6 +7,7 @@ import { z } from "zod";
 import { isRecord } from "../schema";
 import type { RouteDef, RouteParams } from "../routes";
 import { path as routePath, Routes } from "../routes";
+import { isSnowflake, snowflakeTime } from "../schema";
 import type { ClientConfig } from "./config";
 import { HttpError, ServiceApiError } from "./errors";
 import type { RestResponse } from "./RestClient";
@@ -29,11 +30,21 @@ export interface ListOptions {
   readonly withLocalizations?: boolean;
 }
 
-/** The result of a create: the service upserts by name (201 new, 200 overwritten). */
+/**
+ * The result of a create: the service upserts by name (201 new, 200 overwritten).
+ * `created` is also true for a 200 that answers a retry when the command's id was minted
+ * after the first attempt was sent: that attempt made the command, and its answer was lost.
+ */
 export interface CreateResult {
   readonly command: WireCommand;
   readonly created: boolean;
 }
+
+/**
+ * Clock difference tolerated between the service (which mints ids) and this machine: a
+ * command minted up to this long before our first attempt still counts as ours on a retry.
+ */
+const CLOCK_SKEW_MS = 1_000;
 
 const commandShape = z.looseObject({
   id: z.string(),
@@ -296,7 +307,15 @@ function commands(def: RouteDef, params: RouteParams, res: RestResponse): WireCo
 }
 
 function created(def: RouteDef, params: RouteParams, res: RestResponse): CreateResult {
-  return { command: command(def, params, res), created: res.status === 201 };
+  const made = command(def, params, res);
+  if (res.status === 201) return { command: made, created: true };
+  // Only a retried create can have made the command it then "overwrote" (the first
+  // attempt took effect, its answer was lost); ids carry their creation time.
+  const mintedDuringRequest =
+    res.attempts > 1 &&
+    isSnowflake(made.id) &&
+    snowflakeTime(made.id) >= res.firstSentAt - CLOCK_SKEW_MS;
+  return { command: made, created: mintedDuringRequest };
 }
 
 function permissions(

@@ -3,34 +3,35 @@
  * per-bucket sequential queues and the global pause (RateLimiter), retries with
  * exponential backoff and full jitter on 5xx and dropped connections, and typed
  * errors. One client serves every resource of a deployment, concurrently.
+ * The request loop lives here; credentials and the token exchange in auth.ts, the
+ * reading of headers and bodies in responseHeaders.ts, and the mapping of a failed
+ * response to a typed error in errorFromResponse.ts.
  */
 import { inspect } from "node:util";
 import { Agent, request } from "undici";
 import type { RouteDef, RouteParams } from "../routes";
 import { path as routePath, Routes } from "../routes";
-import type { AccessToken, Authorization, CredentialKind } from "./auth";
-import { CLIENT_CREDENTIALS_SCOPE, Credentials, refreshUserToken } from "./auth";
+import type { AccessToken, Authorization, AuthMode } from "./auth";
+import {
+  authModeFor,
+  clientCredentialsForm,
+  Credentials,
+  parseTokenReply,
+  refreshUserToken,
+} from "./auth";
 import type { BucketQueue } from "./BucketQueue";
 import type { ClientConfig, ClientEvent, ResolvedOptions } from "./config";
 import { resolveOptions } from "./config";
+import { errorFromResponse } from "./errorFromResponse";
 import type { RequestInfo } from "./errors";
-import {
-  DailyCreateLimitError,
-  flattenErrorTree,
-  HttpError,
-  NetworkError,
-  RateLimitError,
-  ServiceApiError,
-  TimeoutError,
-} from "./errors";
+import { HttpError, NetworkError, RateLimitError, TimeoutError } from "./errors";
 import { isRecord } from "../schema";
 import { RateLimiter } from "./RateLimiter";
+import type { RawResponse } from "./responseHeaders";
+import { header, numberHeader, parseJson, retryAfterOf, secondsToMs } from "./responseHeaders";
 import { backoffMs, classifyTransportError, RETRYABLE_STATUSES } from "./retry";
 import type { ClientStats } from "./stats";
 import { StatsRecorder } from "./stats";
-
-/** Error code of "Max number of daily application command creates has been reached". */
-export const DAILY_CREATE_LIMIT_CODE = 30034;
 
 /** At most this many 429s are retried for one request, whatever they ask. */
 const MAX_RATE_LIMITED_RETRIES = 10;
@@ -45,14 +46,10 @@ export interface RestResponse {
   readonly status: number;
   /** The parsed JSON body; undefined for an empty body (204). */
   readonly data: unknown;
-}
-
-type AuthMode = CredentialKind | "basic";
-
-interface RawResponse {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly text: string;
+  /** How many times the request was sent (more than 1 after a retry). */
+  readonly attempts: number;
+  /** When the first attempt was sent (the client's clock, ms since the epoch). */
+  readonly firstSentAt: number;
 }
 
 interface Payload {
@@ -163,11 +160,13 @@ export class RestClient {
     let rateLimited = 0;
     let refreshed = false;
     let waitedMs = 0;
+    let firstSentAt: number | undefined;
     for (;;) {
       waitedMs += await this.#waitForRateLimits(info, queue, attempt + 1, waitedMs);
       const auth = await this.#authorization(mode);
       attempt++;
       const startedAt = now();
+      firstSentAt ??= startedAt;
       let res: RawResponse;
       try {
         this.#stats.sent();
@@ -210,7 +209,9 @@ export class RestClient {
         resetAfterMs: secondsToMs(numberHeader(res, "x-ratelimit-reset-after")),
       });
 
-      if (status >= 200 && status < 300) return { status, data: this.#parseSuccess(info, res) };
+      if (status >= 200 && status < 300) {
+        return { status, data: this.#parseSuccess(info, res), attempts: attempt, firstSentAt };
+      }
 
       if (status === 429) {
         const body = parseJson(res.text);
@@ -247,7 +248,14 @@ export class RestClient {
         continue;
       }
 
-      throw this.#errorFor(info, res, attempt, mode);
+      throw errorFromResponse(
+        info,
+        res,
+        attempt,
+        mode,
+        (text) => this.#credentials.redact(text),
+        now(),
+      );
     }
   }
 
@@ -352,89 +360,17 @@ export class RestClient {
     return data;
   }
 
-  #errorFor(info: RequestInfo, res: RawResponse, attempts: number, mode: AuthMode): Error {
-    const redact = (s: string): string => this.#credentials.redact(s);
-    const body = parseJson(res.text);
-    const status = res.status;
-    if (status >= 500 || !isRecord(body)) {
-      const said =
-        isRecord(body) && typeof body["message"] === "string"
-          ? body["message"]
-          : res.text === ""
-            ? "empty response"
-            : `non-JSON response: ${res.text.slice(0, 200)}`;
-      return new HttpError(info, status, attempts, redact(said));
-    }
-    const code = body["code"];
-    if (typeof code === "number" || typeof code === "string") {
-      const message = redact(typeof body["message"] === "string" ? body["message"] : "");
-      if (code === DAILY_CREATE_LIMIT_CODE) {
-        return new DailyCreateLimitError(info, status, code, message, this.#retryAt(res));
-      }
-      const fields = flattenErrorTree(body["errors"]).map((f) => ({
-        path: redact(f.path),
-        code: redact(f.code),
-        message: redact(f.message),
-      }));
-      return new ServiceApiError(info, status, code, message, fields, advice(status, code, mode));
-    }
-    if (typeof body["error"] === "string") {
-      // OAuth2 errors: {error, error_description}.
-      const description =
-        typeof body["error_description"] === "string" ? body["error_description"] : body["error"];
-      return new ServiceApiError(
-        info,
-        status,
-        redact(body["error"]),
-        redact(description),
-        [],
-        "the client-credentials exchange failed: check discord:clientId and discord:clientSecret",
-      );
-    }
-    return new HttpError(info, status, attempts, "error response without a code");
-  }
-
-  /** When a 30034 budget resets, if the response says. */
-  #retryAt(res: RawResponse): Date | undefined {
-    const after = numberHeader(res, "retry-after") ?? numberHeader(res, "x-ratelimit-reset-after");
-    if (after !== undefined && after >= 0) return new Date(this.#options.now() + after * 1000);
-    const reset = numberHeader(res, "x-ratelimit-reset");
-    if (reset !== undefined && reset > 0) return new Date(reset * 1000);
-    return undefined;
-  }
-
   async #exchangeToken(): Promise<AccessToken> {
-    const form = new URLSearchParams({
-      grant_type: "client_credentials",
-      scope: CLIENT_CREDENTIALS_SCOPE,
-    });
+    const form = clientCredentialsForm();
     const res = await this.#execute(Routes.oauth2Token, {}, { form }, "basic");
     this.#stats.tokenExchange();
-    const data = res.data;
-    const accessToken = isRecord(data) ? data["access_token"] : undefined;
-    const expiresIn = isRecord(data) ? data["expires_in"] : undefined;
-    const tokenType = isRecord(data) ? data["token_type"] : undefined;
+    const expiresIn = isRecord(res.data) ? res.data["expires_in"] : undefined;
     this.#emit({
       type: "tokenExchange",
       status: res.status,
       expiresInS: typeof expiresIn === "number" ? expiresIn : undefined,
     });
-    if (
-      typeof accessToken !== "string" ||
-      accessToken === "" ||
-      typeof expiresIn !== "number" ||
-      !(expiresIn > 0) ||
-      (typeof tokenType === "string" && tokenType.toLowerCase() !== "bearer")
-    ) {
-      const info = { method: "POST", route: Routes.oauth2Token.template, path: "/oauth2/token" };
-      throw new HttpError(
-        info,
-        res.status,
-        1,
-        "the token endpoint's reply lacks a Bearer access_token and expires_in",
-      );
-    }
-    return { accessToken, expiresInS: expiresIn };
+    return parseTokenReply(res.status, res.data);
   }
 
   #emit(event: ClientEvent): void {
@@ -445,61 +381,5 @@ export class RestClient {
     } catch {
       // A faulty logging hook must not break a deployment.
     }
-  }
-}
-
-function authModeFor(def: RouteDef): AuthMode {
-  if (def === Routes.editCommandPermissions || def === Routes.oauth2CurrentAuthorization) {
-    return "user";
-  }
-  if (def === Routes.oauth2Token || def === Routes.oauth2TokenRevoke) return "basic";
-  return "application";
-}
-
-/** Advice appended to errors whose cause is usually the configuration. */
-function advice(status: number, code: number | string, mode: AuthMode): string | undefined {
-  if (status === 401) {
-    return mode === "user"
-      ? "the Bearer token (discord:bearerToken) was rejected: it may have expired"
-      : "the application's credentials were rejected: check discord:botToken or discord:clientId/clientSecret";
-  }
-  if (code === 20001) {
-    return "this endpoint needs a user's Bearer token with applications.commands.permissions.update (discord:bearerToken)";
-  }
-  return undefined;
-}
-
-function header(res: RawResponse, name: string): string | undefined {
-  const value = res.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function numberHeader(res: RawResponse, name: string): number | undefined {
-  const value = header(res, name);
-  if (value === undefined || value.trim() === "") return undefined;
-  const n = Number(value);
-  return Number.isFinite(n) ? n : undefined;
-}
-
-function secondsToMs(seconds: number | undefined): number | undefined {
-  return seconds === undefined ? undefined : Math.max(0, Math.ceil(seconds * 1000));
-}
-
-/** A 429's wait: the body's `retry_after` (float s), else `Retry-After`, else `Reset-After`, else 1 s. */
-function retryAfterOf(res: RawResponse, body: unknown): number {
-  const fromBody = isRecord(body) ? body["retry_after"] : undefined;
-  const seconds =
-    typeof fromBody === "number" && Number.isFinite(fromBody) && fromBody >= 0
-      ? fromBody
-      : (numberHeader(res, "retry-after") ?? numberHeader(res, "x-ratelimit-reset-after") ?? 1);
-  return Math.max(0, Math.ceil(seconds * 1000));
-}
-
-function parseJson(text: string): unknown {
-  if (text === "") return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
   }
 }

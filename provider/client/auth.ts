@@ -1,6 +1,6 @@
 /**
  * Credentials: which `Authorization` header each route needs, the client-credentials
- * token cache (single-flight, refreshed shortly before expiry, invalidated on a 401),
+ * exchange (its form and the reading of its reply), the token cache (single-flight, refreshed shortly before expiry, invalidated on a 401),
  * the user's session (Bearer access token plus refresh token: refreshed once,
  * single-flight, when it has expired or was answered 401), and the redactor that keeps
  * every credential out of errors and events.
@@ -11,7 +11,12 @@
 import { Routes } from "../routes";
 import type { RouteDef } from "../routes";
 import { isRecord } from "../schema";
-import { ConfigurationError, ReauthorizationRequiredError, ServiceApiError } from "./errors";
+import {
+  ConfigurationError,
+  HttpError,
+  ReauthorizationRequiredError,
+  ServiceApiError,
+} from "./errors";
 
 /** `application`: bot token or client-credentials token. `user`: a user's Bearer token. */
 export type CredentialKind = "application" | "user";
@@ -376,4 +381,46 @@ export async function refreshUserToken(
     refreshToken: typeof refresh === "string" && refresh !== "" ? refresh : undefined,
     expiresInS: expiresIn,
   };
+}
+
+/** Which credential a route needs: `basic` is the client id and secret of the token exchange. */
+export type AuthMode = CredentialKind | "basic";
+
+export function authModeFor(def: RouteDef): AuthMode {
+  if (def === Routes.editCommandPermissions || def === Routes.oauth2CurrentAuthorization) {
+    return "user";
+  }
+  if (def === Routes.oauth2Token || def === Routes.oauth2TokenRevoke) return "basic";
+  return "application";
+}
+
+/** The form body of the client-credentials exchange (`POST /oauth2/token`). */
+export function clientCredentialsForm(): URLSearchParams {
+  return new URLSearchParams({
+    grant_type: "client_credentials",
+    scope: CLIENT_CREDENTIALS_SCOPE,
+  });
+}
+
+/** Reads the token endpoint's reply; throws an HttpError when it lacks a Bearer token. */
+export function parseTokenReply(status: number, data: unknown): AccessToken {
+  const accessToken = isRecord(data) ? data["access_token"] : undefined;
+  const expiresIn = isRecord(data) ? data["expires_in"] : undefined;
+  const tokenType = isRecord(data) ? data["token_type"] : undefined;
+  if (
+    typeof accessToken !== "string" ||
+    accessToken === "" ||
+    typeof expiresIn !== "number" ||
+    !(expiresIn > 0) ||
+    (typeof tokenType === "string" && tokenType.toLowerCase() !== "bearer")
+  ) {
+    const info = { method: "POST", route: Routes.oauth2Token.template, path: "/oauth2/token" };
+    throw new HttpError(
+      info,
+      status,
+      1,
+      "the token endpoint's reply lacks a Bearer access_token and expires_in",
+    );
+  }
+  return { accessToken, expiresInS: expiresIn };
 }

@@ -82,6 +82,8 @@ export class ServiceApiError extends ClientError implements RequestInfo {
 export class DailyCreateLimitError extends ServiceApiError {
   /** When the budget is known to reset, if the service said so in its headers. */
   readonly retryAt: Date | undefined;
+  /** The daily limit the service's message reported, e.g. 200 from "... reached (200)". */
+  readonly limit: number | undefined;
 
   constructor(
     info: RequestInfo,
@@ -91,15 +93,15 @@ export class DailyCreateLimitError extends ServiceApiError {
     retryAt: Date | undefined,
   ) {
     const when = retryAt === undefined ? "within 24 hours" : `after ${retryAt.toISOString()}`;
-    super(
-      info,
-      status,
-      code,
-      serviceMessage,
-      [],
-      `the service allows 200 creates per day per guild; try again ${when}`,
-    );
+    // The limit the service reported, never a constant of ours: it may change it.
+    const limit = reportedLimit(serviceMessage);
+    const allows =
+      limit === undefined
+        ? "the daily budget of command creates is spent"
+        : `the service allows ${limit} creates per day in this scope`;
+    super(info, status, code, serviceMessage, [], `${allows}; try again ${when}`);
     this.retryAt = retryAt;
+    this.limit = limit;
   }
 }
 
@@ -192,6 +194,12 @@ export class TimeoutError extends NetworkError {
     this.phase = phase;
     this.timeoutMs = timeoutMs;
   }
+}
+
+/** The limit a service message reports at its end: "... has been reached (200)" gives 200. */
+export function reportedLimit(serviceMessage: string): number | undefined {
+  const m = /\((\d+)\)\s*$/.exec(serviceMessage);
+  return m?.[1] === undefined ? undefined : Number(m[1]);
 }
 
 function seconds(ms: number): string {

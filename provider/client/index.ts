@@ -7,7 +7,8 @@ import { CommandsApi } from "./CommandsApi";
 
 export { CommandsApi, UNKNOWN_COMMAND_CODE, UNKNOWN_PERMISSIONS_CODE } from "./CommandsApi";
 export type { CreateResult, ListOptions } from "./CommandsApi";
-export { RestClient, DAILY_CREATE_LIMIT_CODE } from "./RestClient";
+export { RestClient } from "./RestClient";
+export { DAILY_CREATE_LIMIT_CODE } from "./errorFromResponse";
 export type { RequestOptions, RestResponse } from "./RestClient";
 export type { ClientConfig, ClientEvent } from "./config";
 export {
@@ -26,6 +27,7 @@ export {
   NetworkError,
   RateLimitError,
   ReauthorizationRequiredError,
+  reportedLimit,
   ServiceApiError,
   TimeoutError,
 } from "./errors";

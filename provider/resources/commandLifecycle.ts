@@ -8,7 +8,6 @@
  * overwrote it, which is how existing commands come under management).
  */
 import type { WireCommand, WireCommandBody, WireCommandPatch } from "../client";
-import { ServiceApiError, UNKNOWN_COMMAND_CODE } from "../client";
 import type { Scope, SchemaIssue } from "../schema";
 import {
   CANONICAL_COMMAND_FIELDS,
@@ -19,6 +18,8 @@ import {
   WIRE_TO_SDK_KEYS,
   wireToSdk,
 } from "../schema";
+import type { DescribeResource } from "./engineErrors";
+import { forEngine } from "./engineErrors";
 import { client, configure, deployment, resolveApplicationId, settings } from "./providerProcess";
 import type { StackConfig } from "./providerProcess";
 import { invalidateScope, scopeCommands } from "./scopeCache";
@@ -124,15 +125,17 @@ function inputsFromLive(oldInputs: Bag, live: WireCommand, scope: Scope): Bag {
   return merged;
 }
 
-/** An update of a command deleted outside the stack: say what the user can do. */
-function goneOnUpdate(err: unknown, id: string): unknown {
-  if (err instanceof ServiceApiError && err.code === UNKNOWN_COMMAND_CODE) {
-    return new Error(
-      `command ${id} no longer exists on the service (deleted outside the stack): ` +
-        "run `pulumi refresh` (or `pulumi up --refresh`) and the next `up` creates it again",
-    );
-  }
-  return err;
+/** How the engine's messages name a command resource. */
+function describeCommand(scope: Scope): DescribeResource {
+  return (props, id) => {
+    const name = typeof props["name"] === "string" ? `"${props["name"]}"` : "(unnamed)";
+    const where =
+      scope === "guild" && typeof props["guildId"] === "string"
+        ? ` in guild ${props["guildId"]}`
+        : "";
+    const known = id !== undefined && id !== "" ? ` (id ${id})` : "";
+    return `${scope} command ${name}${where}${known}`;
+  };
 }
 
 /** Builds the provider of one scope. */
@@ -155,7 +158,7 @@ export function commandProvider(scope: Scope): CommandProvider {
     };
   }
 
-  return {
+  const provider: CommandProvider = {
     async configure(req) {
       configure(req.config);
     },
@@ -257,14 +260,11 @@ export function commandProvider(scope: Scope): CommandProvider {
       } else {
         const patch = patchBody(body, fields) as WireCommandPatch;
         const api = client();
-        try {
-          command =
-            guildId === undefined
-              ? await api.editGlobalCommand(applicationId, id, patch)
-              : await api.editGuildCommand(applicationId, guildId, id, patch);
-        } catch (err) {
-          throw goneOnUpdate(err, id);
-        }
+        // A command deleted outside the stack answers 10063: engineErrors.ts says to refresh.
+        command =
+          guildId === undefined
+            ? await api.editGlobalCommand(applicationId, id, patch)
+            : await api.editGuildCommand(applicationId, guildId, id, patch);
         invalidateScope(applicationId, guildId);
       }
       deployment.commandWritten(id);
@@ -288,4 +288,5 @@ export function commandProvider(scope: Scope): CommandProvider {
       invalidateScope(applicationId, guildId);
     },
   };
+  return forEngine(provider, describeCommand(scope));
 }

@@ -12,6 +12,7 @@ import { ServiceApiError, UNKNOWN_COMMAND_CODE } from "../client";
 import { canonicalPermissions, permissionsEqual, validatePermissions } from "../schema";
 import type { CheckFailure } from "./commandLifecycle";
 import { failure } from "./commandLifecycle";
+import { forEngine } from "./engineErrors";
 import { client, configure, deployment, resolveApplicationId, settings } from "./providerProcess";
 import type { StackConfig } from "./providerProcess";
 import { guildPermissions, invalidatePermissions } from "./scopeCache";
@@ -55,7 +56,14 @@ async function write(
   return { applicationId, guildId, commandId };
 }
 
-export const provider = {
+/** How the engine's messages name a permissions resource. */
+function describePermissions(props: Bag): string {
+  const commandId = typeof props["commandId"] === "string" ? props["commandId"] : "(unknown)";
+  const guildId = typeof props["guildId"] === "string" ? props["guildId"] : "(unknown)";
+  return `permissions of command ${commandId} in guild ${guildId}`;
+}
+
+const permissionsProvider = {
   async configure(req: { config: StackConfig }): Promise<void> {
     configure(req.config);
   },
@@ -156,3 +164,5 @@ export const provider = {
     invalidatePermissions(applicationId, guildId);
   },
 };
+
+export const provider = forEngine(permissionsProvider, describePermissions);

@@ -24,6 +24,7 @@ const SETTINGS = [
   { key: "discord:bearerToken", env: "DISCORD_BEARER_TOKEN", option: "bearerToken" },
   { key: "discord:refreshToken", env: "DISCORD_REFRESH_TOKEN", option: "refreshToken" },
   { key: "discord:readCacheMs", env: "DISCORD_READ_CACHE_MS", option: undefined },
+  { key: "discord:timeoutMs", env: "DISCORD_TIMEOUT_MS", option: undefined },
 ] as const;
 
 /** How long a finished scope list is reused (see scopeCache.ts) unless configured. */
@@ -50,9 +51,18 @@ export function readSettings(
     if (value === undefined || value === "") continue;
     if (s.option !== undefined) client[s.option] = value;
     else if (s.key === "discord:applicationId") applicationId = value;
+    else if (s.key === "discord:timeoutMs") client.timeoutMs = positiveMs(s.key, value);
     else readCacheMs = nonNegativeMs(s.key, value);
   }
   return { client, applicationId, readCacheMs };
+}
+
+function positiveMs(key: string, value: string): number {
+  const ms = Number(value);
+  if (!Number.isFinite(ms) || ms <= 0) {
+    throw new ConfigurationError(`${key} must be a number of milliseconds > 0, not "${value}"`);
+  }
+  return ms;
 }
 
 function nonNegativeMs(key: string, value: string): number {

@@ -56,8 +56,10 @@ export {
   allChannels,
   everyone,
   isSnowflake,
+  SERVICE_EPOCH_MS,
   SNOWFLAKE_PATTERN,
   snowflakeSchema,
+  snowflakeTime,
 } from "./snowflake";
 export { ServiceErrorCode } from "./serviceErrors";
 export {

@@ -14,6 +14,17 @@ export function isSnowflake(v: unknown): v is string {
   return typeof v === "string" && SNOWFLAKE_PATTERN.test(v) && BigInt(v) <= UINT64_MAX;
 }
 
+/**
+ * The service's epoch, 2015-01-01T00:00:00.000Z, in milliseconds: a snowflake is
+ * `((ms - epoch) << 22) | worker, process and increment bits`.
+ */
+export const SERVICE_EPOCH_MS = 1420070400000;
+
+/** The creation time (ms since the Unix epoch) a snowflake carries. */
+export function snowflakeTime(id: string): number {
+  return Number(BigInt(id) >> 22n) + SERVICE_EPOCH_MS;
+}
+
 export const snowflakeSchema = z.string().refine(isSnowflake, {
   params: { code: Codes.NUMBER_COERCE, message: "Value is not a snowflake." },
 });

@@ -278,14 +278,22 @@ describe("errors", () => {
     expect(error).toBeInstanceOf(DailyCreateLimitError);
     const when = new Date(clock.t + 3_600_000).toISOString();
     expect((error as Error).message).toContain(
-      `200 creates per day per guild; try again after ${when}`,
+      `the service allows 200 creates per day in this scope; try again after ${when}`,
     );
+    expect((error as DailyCreateLimitError).limit).toBe(200);
     expect(server.hits).toHaveLength(1);
     expect(clock.sleeps).toEqual([]);
 
+    // The message quotes the limit the service reported, whatever it is, and none when
+    // the service names none.
+    const reached = "Max number of daily application command creates has been reached (50)";
+    server.reset(() => ({ status: 400, json: { code: 30034, message: reached } }));
+    await expect(api.createGuildCommand(APP, "7", { name: "x" })).rejects.toThrow(
+      /: the service allows 50 creates per day in this scope; try again within 24 hours$/,
+    );
     server.reset(() => ({ status: 400, json: { code: 30034, message: "Max creates" } }));
     await expect(api.createGuildCommand(APP, "7", { name: "x" })).rejects.toThrow(
-      /200 creates per day per guild; try again within 24 hours/,
+      /: the daily budget of command creates is spent; try again within 24 hours$/,
     );
   });
 

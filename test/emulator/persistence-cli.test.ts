@@ -87,6 +87,7 @@ test("`discord-commands emulator` prints one JSON line, serves, and stops on SIG
     clientSecret: DEFAULTS.clientSecret,
     guildId: DEFAULTS.guildId,
     bearerToken: DEFAULTS.userBearerToken,
+    publicKey: expect.stringMatching(/^[0-9a-f]{64}$/),
   });
   const res = await fetch(
     `${str(info["url"])}/api/v10/applications/${DEFAULTS.applicationId}/commands`,

@@ -177,6 +177,52 @@ describe("faults", () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(280);
   });
 
+  test("service errors and malformed answers on demand; only the table's codes", async () => {
+    const api = await boot();
+    emu?.control.setFaults({
+      rules: [
+        {
+          route: "createGlobalCommand",
+          sequence: [
+            { type: "error", status: 403, code: 50001, message: "Missing Access" },
+            { type: "malformed" },
+          ],
+        },
+      ],
+    });
+    const denied = await api.post(`${api.app}/commands`, slash("x"));
+    expect(denied.status).toBe(403);
+    expect(denied.body).toEqual({ code: 50001, message: "Missing Access" });
+    const odd = await api.post(`${api.app}/commands`, slash("x"));
+    expect(odd.status).toBe(200);
+    expect(odd.body).toEqual({ unexpected: "a reply in no shape the API describes" });
+    expect(emu?.store.allCommands()).toHaveLength(0);
+    expect((await api.post(`${api.app}/commands`, slash("x"))).status).toBe(201);
+    const madeUp = await api.call("PUT", "/__emulator/faults", {
+      body: {
+        rules: [{ action: { type: "error", status: 400, code: 12345, message: "made up" } }],
+      },
+    });
+    expect(madeUp.status).toBe(400);
+    expect(JSON.stringify(madeUp.body)).toContain("not a service error code");
+  });
+
+  test("a rotated bot token: the old one gets 401, the new one works, reset restores", async () => {
+    const api = await boot();
+    const old = `Bot ${emu?.botToken}`;
+    const path = `/__emulator/applications/${emu?.applicationId}/bot-token`;
+    expect((await api.call("PUT", path, { body: { token: "rotated-token" } })).status).toBe(204);
+    expect((await api.get(`${api.app}/commands`, { auth: old })).status).toBe(401);
+    expect((await api.get(`${api.app}/commands`, { auth: "Bot rotated-token" })).status).toBe(200);
+    expect(
+      (await api.call("PUT", "/__emulator/applications/1/bot-token", { body: { token: "x" } }))
+        .status,
+    ).toBe(404);
+    expect((await api.call("POST", "/__emulator/reset")).status).toBe(204);
+    expect((await api.get(`${api.app}/commands`, { auth: old })).status).toBe(200);
+    expect((await api.get(`${api.app}/commands`, { auth: "Bot rotated-token" })).status).toBe(401);
+  });
+
   test("an invalid fault plan is a 400 from the control API", async () => {
     const api = await boot();
     const r = await api.call("PUT", "/__emulator/faults", {

@@ -389,7 +389,7 @@ describe("not found", () => {
     emu.control.deleteCommand(created.id);
     const news = { ...created.outs, description: "Changed" };
     const err = await rejection(globalProvider.update(created.id, created.outs, news));
-    expect(String(err)).toContain(`command ${created.id} no longer exists on the service`);
+    expect(String(err)).toContain("code 10063");
     expect(String(err)).toContain("pulumi refresh");
   });
 });

@@ -69,6 +69,30 @@ describe("injected faults", () => {
     expect(names()).toEqual(["ping"]);
     expect(emu.control.commands()[0]?.["id"]).toBe(created.id);
     expect(requests(emu, "POST").map((e) => e.status)).toEqual([0, 200]);
+    // The id was minted after the first attempt began: this stack made it, not adopted it.
+    expect(created.outs["adopted"]).toBe(false);
+  });
+
+  test("a retried create that overwrites a command older than the request: adopted", async () => {
+    const api = new Api(emu);
+    const before = await api.post(`/applications/${emu.applicationId}/commands`, {
+      name: "ping",
+      description: "made before the stack",
+    });
+    expect(before.status).toBe(201);
+    // Ids carry their creation time in milliseconds: make the first attempt start later.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    emu.control.setFaults({
+      rules: [{ route: "createGlobalCommand", action: { type: "drop" }, phase: "after", times: 1 }],
+    });
+    const created = await globalProvider.create(globalInputs(emu, slashArgs("ping")));
+    expect(
+      requests(emu, "POST")
+        .slice(-2)
+        .map((e) => e.status),
+    ).toEqual([0, 200]);
+    expect(created.id).toBe((before.body as { id: string }).id);
+    expect(created.outs["adopted"]).toBe(true);
   });
 
   test("a dropped PATCH and a 500 on the list: update and read converge", async () => {
@@ -150,8 +174,12 @@ describe("the daily create budget (30034)", () => {
     emu.control.resetLog();
     const err = await rejection(guildProvider.create(guildInputs(emu, slashArgs("one-more"))));
     const message = String(err);
-    expect(message).toMatch(/200 creates per day/);
-    expect(message).toMatch(/try again (within 24 hours|after \d{4}-\d\d-\d\dT)/);
+    expect(message).toMatch(
+      /\(code 30034\): Max number of daily application command creates has been reached \(200\)\n/,
+    );
+    expect(message).toMatch(
+      /fix: the daily budget of command creates is spent \(the service allows 200 a day\): run `pulumi up` again (within 24 hours|after \d{4}-\d\d-\d\dT)/,
+    );
     expect(emu.requestLog().map((e) => `${e.method} ${e.status}`)).toEqual(["POST 400"]);
     // A day later the budget is back.
     emu.control.advanceClock(24 * 3600 * 1000 + 1);

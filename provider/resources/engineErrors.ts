@@ -1,0 +1,289 @@
+/**
+ * The one place where a provider method's failure becomes what the engine shows: one
+ * message that names the operation and the resource, the request, what the service
+ * answered (status, code, message) and the fix.
+ *
+ * Why a wrapper, and why a plain `Error`: the dynamic-provider host
+ * (`@pulumi/pulumi/cmd/dynamic-provider/index.js`) hands a thrown error straight to
+ * grpc-js's callback, and grpc-js (`serverErrorToStatus` in `server-call.js`) takes any
+ * integer `code` property of it as the gRPC status. The client's `ServiceApiError` has the
+ * service's `code`: 0 for a rejected token, which is gRPC's OK, so the host answered "OK"
+ * with no message and the engine printed "cardinality violation: received no response
+ * message from non-server-streaming RPC"; 30034 or 10063 are not gRPC statuses at all.
+ * An `id` property would be read as a partially created resource (`grpcResponseFromError`).
+ * The error thrown here carries neither, only the message. For check, diff, read and
+ * delete the host also prints `${e}: ${e.stack}` to its stderr, which the engine shows
+ * as a second copy under the stack (with the JavaScript frames, before this wrapper):
+ * the host's stderr line of exactly our failure is dropped (`quietHostEcho`), so the
+ * engine shows the message once, under the resource.
+ */
+import {
+  ClientError,
+  ConfigurationError,
+  DailyCreateLimitError,
+  HttpError,
+  NetworkError,
+  RateLimitError,
+  reportedLimit,
+  ServiceApiError,
+  TimeoutError,
+} from "../client";
+import { ServiceErrorCode } from "../schema";
+import type { Bag } from "./propertyBags";
+import { settings } from "./providerProcess";
+import type { StackConfig } from "./providerProcess";
+
+export type ProviderMethod = "check" | "diff" | "create" | "read" | "update" | "delete";
+
+/** What the user knows each method as. */
+const OPERATION: Readonly<Record<ProviderMethod, string>> = {
+  check: "checking",
+  diff: "diffing",
+  create: "creating",
+  read: "refreshing",
+  update: "updating",
+  delete: "deleting",
+};
+
+/** A failure ready for the engine: a message and nothing the gRPC layer could misread. */
+export class ProviderFailure extends Error {
+  constructor(message: string) {
+    super(message);
+    // No JavaScript frames: the message is all the user needs.
+    this.stack = `${this.name}: ${message}`;
+  }
+
+  override get name(): string {
+    return "ProviderFailure";
+  }
+}
+
+/** The host's stderr lines (`${e}: ${e.stack}`) of failures thrown and not yet printed. */
+const pendingEchoes = new Set<string>();
+const MAX_PENDING_ECHOES = 64;
+let consolePatched = false;
+
+/**
+ * Drops the dynamic-provider host's `console.error(`${e}: ${e.stack}`)` of exactly this
+ * failure (check, diff, read and delete print it; create and update do not, so entries
+ * are bounded). Anything else printed to stderr is left alone.
+ */
+function quietHostEcho(failure: ProviderFailure): void {
+  if (!consolePatched) {
+    consolePatched = true;
+    const original = console.error.bind(console);
+    console.error = (...args: unknown[]): void => {
+      const [first] = args;
+      if (args.length === 1 && typeof first === "string" && pendingEchoes.delete(first)) return;
+      original(...args);
+    };
+  }
+  pendingEchoes.add(`${String(failure)}: ${failure.stack ?? ""}`);
+  if (pendingEchoes.size > MAX_PENDING_ECHOES) {
+    const oldest = pendingEchoes.values().next();
+    if (oldest.done !== true) pendingEchoes.delete(oldest.value);
+  }
+}
+
+/** How a resource kind names one of its resources, from its properties (and id). */
+export type DescribeResource = (props: Bag, id: string | undefined) => string;
+
+/** `err` as the engine should show it, for `method` of the resource `what`. */
+export function engineFailure(method: ProviderMethod, what: string, err: unknown): ProviderFailure {
+  if (err instanceof ProviderFailure) return err;
+  const head = `${OPERATION[method]} ${what} failed`;
+  const { detail, fix } = explain(method, err);
+  return new ProviderFailure(`${head}: ${detail}${fix === undefined ? "" : `\nfix: ${fix}`}`);
+}
+
+function apiUrl(): string {
+  return settings().client.apiUrl ?? "https://discord.com (the default)";
+}
+
+function explain(
+  method: ProviderMethod,
+  err: unknown,
+): { detail: string; fix?: string | undefined } {
+  if (err instanceof ServiceApiError) {
+    const request = `${err.method} ${err.path}`;
+    const fields = err.fieldErrors.map((f) => `\n  ${f.path}: ${f.message} (${f.code})`).join("");
+    const detail =
+      `${request} answered ${err.status} (code ${err.code}): ${err.serviceMessage}` + fields;
+    return { detail, fix: serviceFix(method, err) };
+  }
+  if (err instanceof TimeoutError) {
+    return {
+      detail: err.message,
+      fix: `the service at ${apiUrl()} did not answer in time: try again, or allow more time with \`pulumi config set discord:timeoutMs <ms>\``,
+    };
+  }
+  if (err instanceof NetworkError) {
+    return {
+      detail: err.message,
+      fix: `nothing answered at ${apiUrl()}: check discord:apiUrl and that the service is reachable, then run the command again`,
+    };
+  }
+  if (err instanceof HttpError) {
+    if (err.status >= 500) {
+      return {
+        detail: err.message,
+        fix: "the service kept failing: try again later (`pulumi up` resumes where it stopped)",
+      };
+    }
+    return {
+      detail: err.message,
+      fix: `the answer is not the service's API: check that discord:apiUrl (${apiUrl()}) is the service's address`,
+    };
+  }
+  if (err instanceof RateLimitError) {
+    return { detail: err.message, fix: "run the command again once the wait has passed" };
+  }
+  if (err instanceof ConfigurationError || err instanceof ClientError) {
+    return { detail: err.message };
+  }
+  return { detail: err instanceof Error ? err.message : String(err) };
+}
+
+function serviceFix(method: ProviderMethod, err: ServiceApiError): string | undefined {
+  const limit = reportedLimit(err.serviceMessage);
+  if (err instanceof DailyCreateLimitError) {
+    const when =
+      err.retryAt === undefined ? "within 24 hours" : `after ${err.retryAt.toISOString()}`;
+    const allows = err.limit === undefined ? "" : ` (the service allows ${err.limit} a day)`;
+    return `the daily budget of command creates is spent${allows}: run \`pulumi up\` again ${when}; it resumes where it stopped`;
+  }
+  if (err.status === 401) {
+    if (err.route.endsWith("/permissions")) {
+      return "the user's Bearer token was rejected (expired or revoked): set a new one with `pulumi config set --secret discord:bearerToken <token>`";
+    }
+    const set =
+      "set a valid one with `pulumi config set --secret discord:botToken <token>` (or discord:clientId and discord:clientSecret)";
+    if (method === "read" || method === "delete") {
+      // Verified with CLI 3.259: refresh (also in `preview --refresh`) and destroy hand the
+      // provider the configuration recorded in the state at the last update, not the
+      // stack config; only with --run-program do they take the current one.
+      const command = method === "read" ? "pulumi refresh" : "pulumi destroy";
+      return (
+        `the application's credentials were rejected: if the token was rotated, ${set}, ` +
+        `then run \`${command} --run-program\`${method === "read" ? " (or `pulumi preview --refresh --run-program`)" : ""}: ` +
+        `without --run-program, ${method === "read" ? "refresh" : "destroy"} uses the credentials recorded in the state at the last \`pulumi up\``
+      );
+    }
+    return `the application's credentials were rejected: ${set}`;
+  }
+  switch (err.code) {
+    case ServiceErrorCode.BOTS_CANNOT_USE:
+      return "this endpoint needs a user's Bearer token with applications.commands.permissions.update: `pulumi config set --secret discord:bearerToken <token>`";
+    case ServiceErrorCode.MISSING_ACCESS:
+      return "the application cannot act there: check guildId and that the application is in the guild with the applications.commands scope";
+    case ServiceErrorCode.MISSING_PERMISSIONS:
+      return "the user behind discord:bearerToken lacks the permission to manage this guild's commands";
+    case ServiceErrorCode.UNKNOWN_APPLICATION:
+      return "check the application id (discord:applicationId or the resource's applicationId)";
+    case ServiceErrorCode.UNKNOWN_GUILD:
+      return "check guildId: the service knows no such guild for this application";
+    case ServiceErrorCode.UNKNOWN_COMMAND:
+      return "the command was deleted outside the stack: run `pulumi refresh`, and the next `pulumi up` creates it again";
+    case ServiceErrorCode.MAX_COMMANDS: {
+      const most = limit === undefined ? "the most commands" : `${limit} commands`;
+      return `the scope already holds ${most} of this type: remove commands from the program, or delete ones this stack does not manage`;
+    }
+    case ServiceErrorCode.INVALID_FORM_BODY:
+      return "the service rejected the command's fields listed above: correct them in the program";
+  }
+  if (err.status === 404) {
+    return `the service has no such endpoint: check discord:apiUrl (${apiUrl()})`;
+  }
+  if (err.status === 403) {
+    return "the credentials are not allowed to do this: check discord:botToken and the application's access";
+  }
+  return undefined;
+}
+
+/** The methods of a dynamic resource provider, as the host calls them. */
+export interface ResourceProviderMethods {
+  configure(req: { config: StackConfig }): Promise<void>;
+  check(olds: Bag, news: Bag): Promise<unknown>;
+  diff(id: string, olds: Bag, news: Bag): Promise<unknown>;
+  create(inputs: Bag): Promise<unknown>;
+  read(id: string, props: Bag): Promise<unknown>;
+  update(id: string, olds: Bag, news: Bag): Promise<unknown>;
+  delete(id: string, props: Bag): Promise<unknown>;
+}
+
+/**
+ * The provider with every method's failure turned into a `ProviderFailure`. `describe`
+ * names the resource from the properties the method receives.
+ */
+export function forEngine<P extends ResourceProviderMethods>(
+  provider: P,
+  describe: DescribeResource,
+): P {
+  const wrap =
+    <A extends unknown[], R>(
+      method: ProviderMethod,
+      fn: (...args: A) => Promise<R>,
+      what: (...args: A) => string,
+    ) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await fn(...args);
+      } catch (err) {
+        let name: string;
+        try {
+          name = what(...args);
+        } catch {
+          name = "the resource";
+        }
+        const failure = engineFailure(method, name, err);
+        quietHostEcho(failure);
+        throw failure;
+      }
+    };
+  const wrapped: ResourceProviderMethods = {
+    async configure(req) {
+      try {
+        await provider.configure(req);
+      } catch (err) {
+        const reason = err instanceof Error ? err.message : String(err);
+        const failure = new ProviderFailure(
+          `reading the provider's configuration failed: ${reason}`,
+        );
+        quietHostEcho(failure);
+        throw failure;
+      }
+    },
+    check: wrap(
+      "check",
+      (o: Bag, n: Bag) => provider.check(o, n),
+      (_o, n) => describe(n, undefined),
+    ),
+    diff: wrap(
+      "diff",
+      (id: string, o: Bag, n: Bag) => provider.diff(id, o, n),
+      (id, _o, n) => describe(n, id),
+    ),
+    create: wrap(
+      "create",
+      (i: Bag) => provider.create(i),
+      (i) => describe(i, undefined),
+    ),
+    read: wrap(
+      "read",
+      (id: string, p: Bag) => provider.read(id, p),
+      (id, p) => describe(p, id),
+    ),
+    update: wrap(
+      "update",
+      (id: string, o: Bag, n: Bag) => provider.update(id, o, n),
+      (id, _o, n) => describe(n, id),
+    ),
+    delete: wrap(
+      "delete",
+      (id: string, p: Bag) => provider.delete(id, p),
+      (id, p) => describe(p, id),
+    ),
+  };
+  // Same methods, same results: only what a failure looks like changed.
+  return wrapped as P;
+}

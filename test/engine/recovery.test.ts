@@ -1,0 +1,137 @@
+/**
+ * Two recoveries a user meets, through the real CLI (3.259) against the emulator:
+ *
+ * 1. A rotated bot token. The engine hands refresh (also the one in `preview --refresh`)
+ *    and destroy the provider configuration recorded in the state at the last update,
+ *    not the stack config: after `pulumi config set --secret discord:botToken <new>`,
+ *    a plain `preview --refresh` or `refresh` still sends the old token. Nothing inside
+ *    the provider can see the new one, so the 401 says exactly what to run:
+ *    `--run-program`, with which the engine runs the program and configures the provider
+ *    from the current stack config. `pulumi up` also records the new configuration.
+ *
+ * 2. A damaged checkpoint of the local backend: the backend writes each state file with a
+ *    JSON sidecar `<stack>.json.attrs` (gocloud.dev's fileblob metadata: content type and
+ *    MD5). A kill in the middle of writing it leaves 0 bytes, and every command then fails
+ *    with `failed to load checkpoint: EOF` (fileblob decodes the sidecar; a missing one is
+ *    fine). The engine has no command for it (`pulumi cancel` and `pulumi state repair`
+ *    load the checkpoint first and fail the same way): deleting the empty sidecar is the
+ *    recovery, and the state is then whole.
+ */
+import * as fs from "node:fs";
+import type { RunningEmulator } from "../../emulator";
+import { PulumiProgram } from "../../scripts/pulumiProgram";
+import {
+  commandResources,
+  commandsProgram,
+  configureStack,
+  emulator,
+  linkPackage,
+  printed,
+  readState,
+} from "./edgeHelpers";
+
+jest.setTimeout(300_000);
+
+let emu: RunningEmulator;
+let prog: PulumiProgram;
+
+beforeAll(async () => {
+  emu = await emulator();
+  prog = new PulumiProgram("recovery", {
+    "index.ts": commandsProgram(
+      `new discord.GlobalCommand("ping", { name: "ping", description: "Ping the bot" });`,
+    ),
+  });
+  linkPackage(prog);
+  await prog.stack("dev");
+  await configureStack(prog, emu);
+  await prog.up();
+});
+afterAll(async () => {
+  prog.cleanup();
+  await emu.close();
+});
+
+/** Statuses of the list requests made since `from` (the refresh's reads). */
+function listStatuses(from: number): number[] {
+  return emu
+    .requestLog()
+    .slice(from)
+    .filter((e) => e.method === "GET")
+    .map((e) => e.status);
+}
+
+test("a rotated token: plain refresh says to use --run-program, which uses the new token", async () => {
+  const rotated = `rotated-bot-token-${Date.now().toString(36)}`;
+  emu.control.rotateBotToken(emu.applicationId, rotated);
+  await prog.ok(["config", "set", "--secret", "discord:botToken", rotated]);
+  // Drift made outside the stack, for the drift check to find.
+  const id = String(commandResources(readState(prog, "dev"))[0]?.id);
+  emu.control.patchCommand(id, { description: "Edited by hand" });
+
+  let from = emu.requestLog().length;
+  const stale = await prog.run(["preview", "--refresh", "--non-interactive"]);
+  expect(stale.code).not.toBe(0);
+  expect(printed(stale)).toContain(
+    "fix: the application's credentials were rejected: if the token was rotated, set a valid one with " +
+      "`pulumi config set --secret discord:botToken <token>` (or discord:clientId and discord:clientSecret), " +
+      "then run `pulumi refresh --run-program` (or `pulumi preview --refresh --run-program`): " +
+      "without --run-program, refresh uses the credentials recorded in the state at the last `pulumi up`",
+  );
+  expect(listStatuses(from)).toEqual([401]);
+
+  from = emu.requestLog().length;
+  const plainRefresh = await prog.run(["refresh", "--yes", "--non-interactive"]);
+  expect(plainRefresh.code).not.toBe(0);
+  expect(printed(plainRefresh)).toContain("then run `pulumi refresh --run-program`");
+  expect(listStatuses(from).every((s) => s === 401)).toBe(true);
+
+  from = emu.requestLog().length;
+  const preview = await prog.run([
+    "preview",
+    "--refresh",
+    "--run-program",
+    "--diff",
+    "--non-interactive",
+  ]);
+  expect(preview.code).toBe(0);
+  expect(listStatuses(from)).toEqual([200]);
+  // The drift check ran with the new token and found the edit.
+  expect(preview.stdout).toMatch(/description\s*:\s*"Edited by hand"\s*=>\s*"Ping the bot"/);
+
+  from = emu.requestLog().length;
+  await prog.ok(["refresh", "--run-program", "--yes", "--non-interactive"]);
+  expect(listStatuses(from).every((s) => s === 200)).toBe(true);
+  // `up` records the new configuration: a plain refresh works from then on.
+  await prog.up();
+  from = emu.requestLog().length;
+  await prog.ok(["refresh", "--yes", "--non-interactive"]);
+  expect(listStatuses(from).every((s) => s === 200)).toBe(true);
+});
+
+test("an empty <stack>.json.attrs: every command fails until it is deleted", async () => {
+  const attrs = `${prog.stateFile("dev")}.attrs`;
+  expect(fs.existsSync(attrs)).toBe(true);
+  fs.truncateSync(attrs, 0);
+
+  for (const args of [
+    ["cancel", "--yes", "--non-interactive"],
+    ["state", "repair", "--yes", "--non-interactive"],
+    ["refresh", "--yes", "--non-interactive"],
+    ["up", "--yes", "--non-interactive", "--skip-preview"],
+  ]) {
+    const res = await prog.run(args);
+    expect(res.code).not.toBe(0);
+    expect(printed(res)).toContain("failed to load checkpoint: EOF");
+  }
+
+  // The state file itself is intact, and a backup of it lies beside it (the README's
+  // fallback when the state file is the damaged one).
+  expect(fs.statSync(prog.stateFile("dev")).size).toBeGreaterThan(0);
+  expect(fs.existsSync(`${prog.stateFile("dev")}.bak`)).toBe(true);
+  // The recovery the README gives: delete the empty sidecar.
+  fs.rmSync(attrs);
+  expect(await prog.previewSummary()).toEqual({ same: 2 });
+  await prog.ok(["refresh", "--yes", "--non-interactive"]);
+  expect(commandResources(readState(prog, "dev"))).toHaveLength(1);
+});
