@@ -4,6 +4,7 @@
  * replies are parsed from `unknown` and checked for the fields the provider relies on.
  */
 import { z } from "zod";
+import { isRecord } from "../schema";
 import type { RouteDef, RouteParams } from "../routes";
 import { path as routePath, Routes } from "../routes";
 import { isSnowflake, snowflakeTime } from "../schema";
@@ -261,6 +262,18 @@ export class CommandsApi {
     const params = { applicationId, guildId, commandId };
     const res = await this.rest.request(Routes.editCommandPermissions, params, { json: body });
     return permissions(Routes.editCommandPermissions, params, res);
+  }
+
+  // OAuth2.
+
+  /** GET /oauth2/@me with the user's Bearer token: its scopes and expiry (ISO 8601). */
+  async currentAuthorization(): Promise<{ scopes: string[]; expires: string | undefined }> {
+    const res = await this.rest.request(Routes.oauth2CurrentAuthorization, {});
+    const data = isRecord(res.data) ? res.data : {};
+    const scopes = Array.isArray(data["scopes"])
+      ? data["scopes"].filter((x): x is string => typeof x === "string")
+      : [];
+    return { scopes, expires: typeof data["expires"] === "string" ? data["expires"] : undefined };
   }
 }
 

@@ -12,7 +12,13 @@ import { Agent, request } from "undici";
 import type { RouteDef, RouteParams } from "../routes";
 import { path as routePath, Routes } from "../routes";
 import type { AccessToken, Authorization, AuthMode } from "./auth";
-import { authModeFor, clientCredentialsForm, Credentials, parseTokenReply } from "./auth";
+import {
+  authModeFor,
+  clientCredentialsForm,
+  Credentials,
+  parseTokenReply,
+  refreshUserToken,
+} from "./auth";
 import type { BucketQueue } from "./BucketQueue";
 import type { ClientConfig, ClientEvent, ResolvedOptions } from "./config";
 import { resolveOptions } from "./config";
@@ -61,7 +67,13 @@ export class RestClient {
 
   constructor(config: ClientConfig = {}) {
     this.#options = resolveOptions(config);
-    this.#credentials = new Credentials(config, this.#options.now, () => this.#exchangeToken());
+    this.#credentials = new Credentials(
+      config,
+      this.#options.now,
+      () => this.#exchangeToken(),
+      (refreshToken) => refreshUserToken(this, refreshToken),
+      config.onUserSession,
+    );
     this.#limiter = new RateLimiter(this.#options.now, this.#options.sleep);
     const timeout = this.#options.timeoutMs;
     this.#agent = new Agent({
@@ -89,6 +101,16 @@ export class RestClient {
     const mode = authModeFor(def);
     if (mode !== "basic") this.#credentials.check(mode);
     return this.#execute(def, params, { query: options.query, json: options.json }, mode);
+  }
+
+  /** The user's session (Bearer and refresh tokens), see auth.ts. */
+  get credentials(): Credentials {
+    return this.#credentials;
+  }
+
+  /** Sends a form to an OAuth2 endpoint with the client's own authentication. */
+  async oauthForm(def: RouteDef, form: URLSearchParams): Promise<RestResponse> {
+    return this.#execute(def, {}, { form }, "basic");
   }
 
   /** Counts of requests by method and status, retries and rate-limit waits so far. */
@@ -313,7 +335,11 @@ export class RestClient {
 
   async #authorization(mode: AuthMode): Promise<Authorization> {
     if (mode === "basic") {
-      return { header: this.#credentials.basicAuthorization(), refreshable: false };
+      // A public client names itself with `client_id` in the form instead.
+      const header = this.#credentials.hasClientSecret
+        ? this.#credentials.basicAuthorization()
+        : "";
+      return { header, refreshable: false };
     }
     return this.#credentials.authorization(mode);
   }
@@ -322,7 +348,7 @@ export class RestClient {
     const url = new URL(this.#options.baseUrl + info.path);
     for (const [k, v] of Object.entries(payload.query ?? {})) url.searchParams.set(k, v);
     const headers: Record<string, string> = {
-      authorization,
+      ...(authorization === "" ? {} : { authorization }),
       "user-agent": this.#options.userAgent,
       accept: "application/json",
     };

@@ -26,12 +26,15 @@ export {
   HttpError,
   NetworkError,
   RateLimitError,
+  ReauthorizationRequiredError,
   reportedLimit,
   ServiceApiError,
   TimeoutError,
 } from "./errors";
 export type { FieldError, RequestInfo, TimeoutPhase } from "./errors";
 export type { ClientStats } from "./stats";
+export { REAUTHORIZE } from "./auth";
+export type { UserSession } from "./auth";
 export type * from "./types";
 
 /** Builds the client a provider's `configure` hands to every resource. */

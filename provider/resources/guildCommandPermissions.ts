@@ -166,8 +166,21 @@ const permissionsProvider = {
     // A permissions resource of this deployment wrote this command's list (a replacement
     // moved onto it): emptying it now would undo that.
     if (deployment.arePermissionsLive(commandId)) return;
+    const empty = () =>
+      client().editCommandPermissions(applicationId, guildId, commandId, { permissions: [] });
+    const credentials = client().rest.credentials;
+    const used = credentials.userSession().accessToken;
     try {
-      await client().editCommandPermissions(applicationId, guildId, commandId, { permissions: [] });
+      await empty().catch(async (err: unknown) => {
+        // In a `destroy` no UserAuthorization diff runs first, so the token may have
+        // expired: refresh it here, once for all the deletes (the refresh token it rotates
+        // goes away with the stack).
+        if (!(err instanceof ServiceApiError && err.status === 401 && credentials.canRefreshUser)) {
+          throw err;
+        }
+        await credentials.refreshUserAfterRejection(used);
+        await empty();
+      });
     } catch (err) {
       if (!isGone(err)) throw err; // the command is gone, and its permissions with it
     }
