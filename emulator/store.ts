@@ -13,7 +13,7 @@ import { z } from "zod";
 import { Clock } from "./clock";
 import type { ApplicationConfig, GuildConfig, ResolvedConfig, UserConfig } from "./config";
 import { formatIssues } from "./config";
-import { PermissionFlags } from "./schema";
+import { PermissionFlags, SNOWFLAKE_PATTERN } from "./schema";
 import { SnowflakeGenerator } from "./snowflake";
 import type { StoredCommand } from "./commandRecord";
 import { commandRecord } from "./commandRecord";
@@ -80,11 +80,11 @@ export interface UserTokenMatch {
 const PersistedState = z.strictObject({
   format: z.literal("pulumi-discord-commands-emulator/1"),
   clockOffsetMs: z.number().min(0),
-  lastSnowflake: z.string().regex(/^\d{1,20}$/),
+  lastSnowflake: z.string().regex(SNOWFLAKE_PATTERN),
   /** Identity checked here; the described fields are brought to the stored form on load. */
   commands: z.array(
     z.looseObject({
-      id: z.string().regex(/^\d{1,20}$/),
+      id: z.string().regex(SNOWFLAKE_PATTERN),
       application_id: z.string(),
       guild_id: z.string().optional(),
       version: z.string(),

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { isRecord } from "../schema";
 import type { RouteDef, RouteParams } from "../routes";
 import { path as routePath, Routes } from "../routes";
-import { isSnowflake, snowflakeTime } from "../schema";
+import { isSnowflake, ServiceErrorCode, snowflakeTime } from "../schema";
 import type { ClientConfig } from "./config";
 import { HttpError, ServiceApiError } from "./errors";
 import type { RestResponse } from "./RestClient";
@@ -22,8 +22,6 @@ import type {
 } from "./types";
 
 /** Error codes the facade turns into results instead of errors. */
-export const UNKNOWN_COMMAND_CODE = 10063;
-export const UNKNOWN_PERMISSIONS_CODE = 10066;
 
 export interface ListOptions {
   /** Return full `*_localizations` dictionaries (`with_localizations=true`). */
@@ -103,7 +101,7 @@ export class CommandsApi {
     const params = { applicationId, commandId };
     const res = await orUndefined(
       this.rest.request(Routes.getGlobalCommand, params),
-      UNKNOWN_COMMAND_CODE,
+      ServiceErrorCode.UNKNOWN_COMMAND,
     );
     return res === undefined ? undefined : command(Routes.getGlobalCommand, params, res);
   }
@@ -124,7 +122,7 @@ export class CommandsApi {
     const params = { applicationId, commandId };
     const res = await orUndefined(
       this.rest.request(Routes.deleteGlobalCommand, params),
-      UNKNOWN_COMMAND_CODE,
+      ServiceErrorCode.UNKNOWN_COMMAND,
     );
     return res !== undefined;
   }
@@ -174,7 +172,7 @@ export class CommandsApi {
     const params = { applicationId, guildId, commandId };
     const res = await orUndefined(
       this.rest.request(Routes.getGuildCommand, params),
-      UNKNOWN_COMMAND_CODE,
+      ServiceErrorCode.UNKNOWN_COMMAND,
     );
     return res === undefined ? undefined : command(Routes.getGuildCommand, params, res);
   }
@@ -200,7 +198,7 @@ export class CommandsApi {
     const params = { applicationId, guildId, commandId };
     const res = await orUndefined(
       this.rest.request(Routes.deleteGuildCommand, params),
-      UNKNOWN_COMMAND_CODE,
+      ServiceErrorCode.UNKNOWN_COMMAND,
     );
     return res !== undefined;
   }
@@ -244,7 +242,7 @@ export class CommandsApi {
     const params = { applicationId, guildId, commandId };
     const res = await orUndefined(
       this.rest.request(Routes.getCommandPermissions, params),
-      UNKNOWN_PERMISSIONS_CODE,
+      ServiceErrorCode.UNKNOWN_PERMISSIONS,
     );
     return res === undefined ? undefined : permissions(Routes.getCommandPermissions, params, res);
   }

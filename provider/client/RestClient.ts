@@ -22,10 +22,10 @@ import {
 import type { BucketQueue } from "./BucketQueue";
 import type { ClientConfig, ClientEvent, ResolvedOptions } from "./config";
 import { resolveOptions } from "./config";
-import { DAILY_CREATE_LIMIT_CODE, errorFromResponse } from "./errorFromResponse";
+import { errorFromResponse } from "./errorFromResponse";
 import type { RequestInfo } from "./errors";
 import { HttpError, NetworkError, RateLimitError, TimeoutError } from "./errors";
-import { isRecord } from "../schema";
+import { isRecord, ServiceErrorCode } from "../schema";
 import { RateLimiter } from "./RateLimiter";
 import type { RawResponse } from "./responseHeaders";
 import { header, numberHeader, parseJson, retryAfterOf, secondsToMs } from "./responseHeaders";
@@ -216,7 +216,7 @@ export class RestClient {
       if (status === 429) {
         const body = parseJson(res.text);
         // The daily create limit may come as a 429 with a Retry-After of hours: never wait.
-        if (isRecord(body) && body["code"] === DAILY_CREATE_LIMIT_CODE) {
+        if (isRecord(body) && body["code"] === ServiceErrorCode.DAILY_CREATES) {
           throw errorFromResponse(
             info,
             res,

@@ -5,10 +5,9 @@
 import type { ClientConfig } from "./config";
 import { CommandsApi } from "./CommandsApi";
 
-export { CommandsApi, UNKNOWN_COMMAND_CODE, UNKNOWN_PERMISSIONS_CODE } from "./CommandsApi";
+export { CommandsApi } from "./CommandsApi";
 export type { CreateResult, ListOptions } from "./CommandsApi";
 export { RestClient } from "./RestClient";
-export { DAILY_CREATE_LIMIT_CODE } from "./errorFromResponse";
 export type { RequestOptions, RestResponse } from "./RestClient";
 export type { ClientConfig, ClientEvent } from "./config";
 export {

@@ -8,8 +8,14 @@
  * its defaults; `read` treats "no permissions" (404/10066) as an empty list.
  */
 import type { WirePermission } from "../client";
-import { ServiceApiError, UNKNOWN_COMMAND_CODE } from "../client";
-import { canonicalPermissions, permissionsEqual, validatePermissions } from "../schema";
+import { ServiceApiError } from "../client";
+import {
+  canonicalPermissions,
+  isSnowflake,
+  permissionsEqual,
+  ServiceErrorCode,
+  validatePermissions,
+} from "../schema";
 import type { CheckFailure } from "./commandLifecycle";
 import { failure } from "./commandLifecycle";
 import { forEngine } from "./engineErrors";
@@ -39,7 +45,8 @@ function samePermissions(a: unknown, b: unknown): boolean {
 
 function isGone(err: unknown): boolean {
   return (
-    err instanceof ServiceApiError && (err.code === UNKNOWN_COMMAND_CODE || err.status === 404)
+    err instanceof ServiceApiError &&
+    (err.code === ServiceErrorCode.UNKNOWN_COMMAND || err.status === 404)
   );
 }
 
@@ -99,7 +106,7 @@ const permissionsProvider = {
     for (const key of REPLACE_KEYS) {
       const v = inputs[key];
       if (v === UNKNOWN) continue;
-      if (!(typeof v === "string" && /^\d{1,20}$/.test(v))) {
+      if (!isSnowflake(v)) {
         failures.push({ property: key, reason: `${key}: must be a snowflake (a decimal id)` });
       }
     }
