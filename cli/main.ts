@@ -16,6 +16,10 @@ const SUBCOMMANDS: Record<
     summary: "print a Pulumi program that declares an application's live commands",
     run: async (argv) => (await import("./import")).runImportCli(argv),
   },
+  authorize: {
+    summary: "authorize permission edits; store the Bearer token in the stack",
+    run: async (argv) => (await import("./authorize")).runAuthorizeCli(argv),
+  },
 };
 
 const USAGE = `usage: discord-commands <subcommand> [options]

@@ -3,7 +3,9 @@
  *
  * - `Bot <token>`: an application's bot token;
  * - `Bearer <token>`: a client-credentials token issued by `/oauth2/token` (acts as the
- *   application), or a user's access token declared in the configuration.
+ *   application), a user's access token issued by the authorization-code flow (acts as
+ *   the consenting user, for the authorizing application only), or a user's access token
+ *   declared in the configuration.
  *
  * Authorization decisions (which principal may do what) live in the handlers; the
  * helpers here answer the common questions.
@@ -29,6 +31,24 @@ export const Scopes = {
   PERMISSIONS_UPDATE: "applications.commands.permissions.update",
 } as const;
 
+/**
+ * Scopes a user may grant through the authorization-code flow (docs/topics/oauth2
+ * "OAuth2 Scopes", plus the social SDK's `openid` and `sdk.*` scopes of the spec).
+ * `applications.commands.update` is "client credentials grant only" there.
+ */
+export const USER_GRANTABLE_SCOPES: ReadonlySet<string> = new Set([
+  "identify",
+  "email",
+  "guilds",
+  "guilds.members.read",
+  "connections",
+  "openid",
+  "sdk.social_layer",
+  "sdk.social_layer_presence",
+  Scopes.COMMANDS,
+  Scopes.PERMISSIONS_UPDATE,
+]);
+
 /** Resolves the header to a principal; undefined when absent, malformed or unknown. */
 export function authenticate(header: string | undefined, store: Store): Principal | undefined {
   if (header === undefined) return undefined;
@@ -41,6 +61,18 @@ export function authenticate(header: string | undefined, store: Store): Principa
     return app ? { kind: "bot", applicationId: app.id } : undefined;
   }
   const issued = store.issuedToken(token);
+  if (issued?.userId !== undefined) {
+    // A user's access token from the authorization-code flow: bound to its application.
+    const user = store.user(issued.userId);
+    if (!user) return undefined;
+    return {
+      kind: "user",
+      userId: user.id,
+      scopes: issued.scopes,
+      applicationId: issued.applicationId,
+      locale: user.locale,
+    };
+  }
   if (issued) return { kind: "client", applicationId: issued.applicationId, scopes: issued.scopes };
   const user = store.userToken(token);
   if (user) {

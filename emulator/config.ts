@@ -44,6 +44,19 @@ export const ApplicationConfig = z.strictObject({
   /** Installation contexts the application supports (0 GUILD_INSTALL, 1 USER_INSTALL). */
   installationContexts: z.array(z.number().int().min(0).max(1)).min(1).default([0]),
   /**
+   * Registered OAuth2 redirect URIs: `redirect_uri` must equal one exactly, except that a
+   * loopback URI (`http://127.0.0.1/...`, `http://[::1]/...`, `http://localhost/...`)
+   * matches on any port (RFC 8252 section 7.3).
+   */
+  redirectUris: z.array(z.url()).default(["http://127.0.0.1/callback"]),
+  /** Public client: the code and refresh grants need only `client_id` (PKCE protects them). */
+  publicClient: z.boolean().default(false),
+  /**
+   * The user who consents on `GET /oauth2/authorize` (no browser, no login page); none:
+   * the consent is denied (`error=access_denied`). The control API can change it.
+   */
+  consentUserId: snowflake.optional(),
+  /**
    * Where interactions are delivered (an HTTP(S) URL). Taken as is from the config (the
    * handler may start after the emulator); set at run time through the control API, it
    * is verified as the service verifies it (emulator/interactions/endpoint.ts).
@@ -170,6 +183,11 @@ export const EmulatorConfig = z.strictObject({
   rateLimits: z.union([z.literal(false), z.literal(true), RateLimitConfig]).default(true),
   /** Lifetime of client-credentials tokens, seconds. */
   tokenTtlSeconds: z.number().int().min(1).default(604800),
+  /**
+   * The refresh grant rotates the refresh token: the one used is spent and a new one
+   * comes with the access token (as on the service: discord/discord-api-docs#5942).
+   */
+  rotateRefreshTokens: z.boolean().default(true),
   /** Commands created per day per scope (per guild; per application for global). */
   dailyCreateLimit: z.number().int().min(0).default(Limits.DAILY_CREATES),
   /**
@@ -222,6 +240,7 @@ export interface ResolvedConfig {
   guilds: GuildConfig[];
   rateLimits: RateLimitConfig | false;
   tokenTtlSeconds: number;
+  rotateRefreshTokens: boolean;
   dailyCreateLimit: number;
   dailyCreateLimitStatus: 400 | 429;
   maxBodyBytes: number;
@@ -240,6 +259,9 @@ function defaultSections(): Pick<ResolvedConfig, "applications" | "users" | "gui
         activities: false,
         discovery: false,
         installationContexts: [0],
+        redirectUris: ["http://127.0.0.1/callback"],
+        publicClient: false,
+        consentUserId: DEFAULTS.userId,
       },
     ],
     users: [
@@ -315,6 +337,7 @@ export function resolveConfig(input: unknown, source = "configuration"): Resolve
     guilds: c.guilds ?? defaults.guilds,
     rateLimits,
     tokenTtlSeconds: c.tokenTtlSeconds,
+    rotateRefreshTokens: c.rotateRefreshTokens,
     dailyCreateLimit: c.dailyCreateLimit,
     dailyCreateLimitStatus: c.dailyCreateLimitStatus,
     maxBodyBytes: c.maxBodyBytes,

@@ -17,6 +17,7 @@
  * | DELETE /__emulator/permissions/{app}/{guild}/{target}     | drift: delete overwrites               |
  * | GET    /__emulator/clock, POST /__emulator/clock/advance  | `{ms}` or `{seconds}` forward          |
  * | PUT    /__emulator/applications/{id}/activities           | `{enabled}`: Activities on or off      |
+ * | PUT    /__emulator/applications/{id}/consent              | `{userId}`: who consents (null: denied)|
  * | PUT    /__emulator/rate-limits                            | `{enabled}`: rate limits on or off     |
  * | PUT    /__emulator/applications/{id}/bot-token            | `{token}`: rotate the bot token        |
  *
@@ -56,6 +57,7 @@ const AdvanceBody = z.union([
   z.strictObject({ seconds: z.number().min(0) }),
 ]);
 const EnabledBody = z.strictObject({ enabled: z.boolean() });
+const ConsentBody = z.strictObject({ userId: z.string().nullable() });
 const TokenBody = z.strictObject({ token: z.string() });
 
 function parse<T>(schema: z.ZodType<T>, body: unknown): T {
@@ -204,6 +206,20 @@ export class EmulatorControl {
     this.store.transaction(() => this.store.setActivities(applicationId, enabled));
   }
 
+  /**
+   * Who consents on `GET /oauth2/authorize` for an application: a configured user, or
+   * `null` for a user who refuses (the redirect then carries `error=access_denied`).
+   */
+  setConsent(applicationId: string, userId: string | null): void {
+    if (!this.store.application(applicationId)) {
+      throw new ControlError(404, `no application ${applicationId}`);
+    }
+    if (userId !== null && !this.store.user(userId)) {
+      throw new ControlError(404, `no user ${userId}`);
+    }
+    this.store.setConsent(applicationId, userId);
+  }
+
   /** Turns rate limiting off (`false`), on with the configured values (`true`) or custom ones. */
   setRateLimits(value: boolean | RateLimitConfig): void {
     if (value === false) this.limits.limiter = undefined;
@@ -293,6 +309,9 @@ export class EmulatorControl {
       }
       case "PUT /applications/:id/activities":
         this.setActivities(seg[1] ?? "", parse(EnabledBody, body).enabled);
+        return ok();
+      case "PUT /applications/:id/consent":
+        this.setConsent(seg[1] ?? "", parse(ConsentBody, body).userId);
         return ok();
       case "PUT /applications/:id/bot-token":
         this.rotateBotToken(seg[1] ?? "", parse(TokenBody, body).token);

@@ -7,7 +7,7 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import { API_PREFIX, match } from "../provider/routes";
+import { API_PREFIX, AUTHORIZE_PATH, match } from "../provider/routes";
 import type { RouteMatch, RouteName } from "../provider/routes";
 import { authenticate } from "./auth";
 import type { RateLimitSwitch } from "./control";
@@ -19,6 +19,13 @@ import { parseApiBody } from "./requestBody";
 import { errorOutcome, limitedOutcome } from "./response";
 import type { Outcome } from "./response";
 import type { Store } from "./store";
+
+const OAUTH2_ROUTES: ReadonlySet<RouteName> = new Set([
+  "oauth2Token",
+  "oauth2TokenRevoke",
+  "oauth2Authorize",
+  "oauth2CurrentAuthorization",
+]);
 
 export interface ApiRequest {
   readonly method: string;
@@ -78,8 +85,9 @@ export class ApiPipeline {
   private runRoute(req: ApiRequest, m: RouteMatch): Outcome {
     const { store, limits } = this.parts;
     const headers: Record<string, string> = {};
-    // The token endpoint checks the client's id and secret itself, and reads a form.
-    const isTokenEndpoint = m.name === "oauth2Token";
+    // The OAuth2 endpoints check the client's id and secret (or nothing, for the consent
+    // page) themselves, and read forms or queries.
+    const isTokenEndpoint = OAUTH2_ROUTES.has(m.name);
     try {
       const principal = authenticate(req.headers.authorization, store);
       if (!isTokenEndpoint && !principal) throw Errors.unauthorized();
@@ -120,8 +128,10 @@ export class ApiPipeline {
 function findRoute(method: string, pathname: string): RouteMatch | ApiError {
   let rest: string | undefined;
   if (pathname.startsWith(`${API_PREFIX}/`)) rest = pathname.slice(API_PREFIX.length);
-  // The service serves the token endpoint without the version prefix.
-  else if (pathname === "/api/oauth2/token") rest = "/oauth2/token";
+  // The service serves the OAuth2 endpoints without the version prefix too, and the
+  // consent page at the origin's root (docs/topics/oauth2 "OAuth2 URLs").
+  else if (pathname.startsWith("/api/oauth2/")) rest = pathname.slice("/api".length);
+  else if (pathname === AUTHORIZE_PATH) rest = AUTHORIZE_PATH;
   if (rest === undefined) return Errors.notFound();
   let found: ReturnType<typeof match>;
   try {

@@ -13,7 +13,7 @@ import { z } from "zod";
 import { Clock } from "./clock";
 import type { ApplicationConfig, GuildConfig, ResolvedConfig, UserConfig } from "./config";
 import { formatIssues } from "./config";
-import { PermissionFlags } from "./schema";
+import { PermissionFlags, SNOWFLAKE_PATTERN } from "./schema";
 import { SnowflakeGenerator } from "./snowflake";
 import type { StoredCommand } from "./commandRecord";
 import { commandRecord } from "./commandRecord";
@@ -41,6 +41,32 @@ export interface IssuedToken {
   readonly scopes: readonly string[];
   /** Emulator-clock milliseconds. */
   readonly expiresAt: number;
+  /** The consenting user and the authorization, for tokens of the authorization-code flow. */
+  readonly userId?: string | undefined;
+  readonly grantId?: string | undefined;
+}
+
+/** An authorization code: single use, bound to its redirect URI and PKCE challenge. */
+export interface AuthorizationCode {
+  readonly code: string;
+  readonly grantId: string;
+  readonly applicationId: string;
+  readonly userId: string;
+  readonly scopes: readonly string[];
+  readonly redirectUri: string;
+  /** S256 challenge (base64url of SHA-256 of the verifier); absent without PKCE. */
+  readonly codeChallenge?: string | undefined;
+  readonly expiresAt: number;
+  readonly used: boolean;
+}
+
+/** A refresh token of an authorization; spent when rotated. */
+export interface RefreshToken {
+  readonly token: string;
+  readonly grantId: string;
+  readonly applicationId: string;
+  readonly userId: string;
+  readonly scopes: readonly string[];
 }
 
 export type Application = ApplicationConfig & { clientId: string };
@@ -54,11 +80,11 @@ export interface UserTokenMatch {
 const PersistedState = z.strictObject({
   format: z.literal("pulumi-discord-commands-emulator/1"),
   clockOffsetMs: z.number().min(0),
-  lastSnowflake: z.string().regex(/^\d{1,20}$/),
+  lastSnowflake: z.string().regex(SNOWFLAKE_PATTERN),
   /** Identity checked here; the described fields are brought to the stored form on load. */
   commands: z.array(
     z.looseObject({
-      id: z.string().regex(/^\d{1,20}$/),
+      id: z.string().regex(SNOWFLAKE_PATTERN),
       application_id: z.string(),
       guild_id: z.string().optional(),
       version: z.string(),
@@ -81,8 +107,36 @@ const PersistedState = z.strictObject({
       applicationId: z.string(),
       scopes: z.array(z.string()),
       expiresAt: z.number(),
+      userId: z.string().optional(),
+      grantId: z.string().optional(),
     }),
   ),
+  codes: z
+    .array(
+      z.strictObject({
+        code: z.string(),
+        grantId: z.string(),
+        applicationId: z.string(),
+        userId: z.string(),
+        scopes: z.array(z.string()),
+        redirectUri: z.string(),
+        codeChallenge: z.string().optional(),
+        expiresAt: z.number(),
+        used: z.boolean(),
+      }),
+    )
+    .default([]),
+  refreshTokens: z
+    .array(
+      z.strictObject({
+        token: z.string(),
+        grantId: z.string(),
+        applicationId: z.string(),
+        userId: z.string(),
+        scopes: z.array(z.string()),
+      }),
+    )
+    .default([]),
   creates: z.record(z.string(), z.array(z.number())),
   activities: z.record(z.string(), z.boolean()),
 });
@@ -108,6 +162,10 @@ export class Store {
   private commands = new Map<string, StoredCommand>();
   private perms = new Map<string, StoredPermissions>();
   private tokens = new Map<string, IssuedToken>();
+  private codes = new Map<string, AuthorizationCode>();
+  private refreshTokens = new Map<string, RefreshToken>();
+  /** Consent set through the control API: user id, or null for "denied". */
+  private readonly consent = new Map<string, string | null>();
   private creates = new Map<string, number[]>();
   private activities = new Map<string, boolean>();
   private readonly apps = new Map<string, Application>();
@@ -315,11 +373,51 @@ export class Store {
     this.tokens.set(token.token, token);
   }
 
-  /** A client-credentials token, if issued and not expired. */
+  /** An issued access token (client credentials or a user's), if not expired or revoked. */
   issuedToken(token: string): IssuedToken | undefined {
     const t = this.tokens.get(token);
     if (!t || t.expiresAt <= this.clock.now()) return undefined;
     return t;
+  }
+
+  /** Who consents for an application: the control API's choice, else the configured user. */
+  consentingUser(applicationId: string): string | undefined {
+    const set = this.consent.get(applicationId);
+    if (set !== undefined) return set ?? undefined;
+    return this.apps.get(applicationId)?.consentUserId;
+  }
+
+  setConsent(applicationId: string, userId: string | null): void {
+    this.consent.set(applicationId, userId);
+  }
+
+  putCode(code: AuthorizationCode): void {
+    const now = this.clock.now();
+    for (const [key, c] of this.codes) if (c.expiresAt <= now) this.codes.delete(key);
+    this.codes.set(code.code, code);
+  }
+
+  code(code: string): AuthorizationCode | undefined {
+    return this.codes.get(code);
+  }
+
+  putRefreshToken(token: RefreshToken): void {
+    this.refreshTokens.set(token.token, token);
+  }
+
+  refreshToken(token: string): RefreshToken | undefined {
+    return this.refreshTokens.get(token);
+  }
+
+  spendRefreshToken(token: string): void {
+    this.refreshTokens.delete(token);
+  }
+
+  /** Revokes an authorization: every access and refresh token issued for it. */
+  revokeGrant(grantId: string): void {
+    for (const [key, t] of this.tokens) if (t.grantId === grantId) this.tokens.delete(key);
+    for (const [key, t] of this.refreshTokens)
+      if (t.grantId === grantId) this.refreshTokens.delete(key);
   }
 
   // ---- Activities ------------------------------------------------------------------------
@@ -362,6 +460,8 @@ export class Store {
       commands: new Map(this.commands),
       perms: new Map(this.perms),
       tokens: new Map(this.tokens),
+      codes: new Map(this.codes),
+      refreshTokens: new Map(this.refreshTokens),
       creates: new Map(this.creates),
       activities: new Map(this.activities),
     };
@@ -375,6 +475,8 @@ export class Store {
       this.commands = saved.commands;
       this.perms = saved.perms;
       this.tokens = saved.tokens;
+      this.codes = saved.codes;
+      this.refreshTokens = saved.refreshTokens;
       this.creates = saved.creates;
       this.activities = saved.activities;
       this.inTransaction = false;
@@ -387,6 +489,9 @@ export class Store {
     this.commands = new Map();
     this.perms = new Map();
     this.tokens = new Map();
+    this.codes = new Map();
+    this.refreshTokens = new Map();
+    this.consent.clear();
     this.creates = new Map();
     this.activities = new Map();
     this.clock.offset = 0;
@@ -407,6 +512,8 @@ export class Store {
         permissions: p.permissions.map((x) => ({ ...x })),
       })),
       tokens: [...this.tokens.values()].map((t) => ({ ...t, scopes: [...t.scopes] })),
+      codes: [...this.codes.values()].map((c) => ({ ...c, scopes: [...c.scopes] })),
+      refreshTokens: [...this.refreshTokens.values()].map((t) => ({ ...t, scopes: [...t.scopes] })),
       creates: Object.fromEntries(this.creates),
       activities: Object.fromEntries(this.activities),
     };
@@ -480,6 +587,8 @@ export class Store {
     }
     for (const p of s.permissions) this.perms.set(permKey(p.application_id, p.guild_id, p.id), p);
     for (const t of s.tokens) this.tokens.set(t.token, t);
+    for (const c of s.codes) this.codes.set(c.code, c);
+    for (const t of s.refreshTokens) this.refreshTokens.set(t.token, t);
     for (const [k, v] of Object.entries(s.creates)) this.creates.set(k, v);
     for (const [k, v] of Object.entries(s.activities)) this.activities.set(k, v);
     // Applications configured with Activities on get their entry point if it is missing.

@@ -12,7 +12,7 @@ export const API_PREFIX = "/api/v10";
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
 export interface RouteDef {
-  /** Endpoint number in the spec's table (0 for the OAuth2 token endpoint). */
+  /** Endpoint number in the spec's table (0 for the OAuth2 endpoints). */
   readonly spec: number;
   readonly method: HttpMethod;
   /** Template with `{name}` placeholders, e.g. `/applications/{applicationId}/commands`. */
@@ -56,7 +56,18 @@ export const Routes = {
   editCommandPermissions: route(15, "PUT", COMMAND_PERMS, "command-permissions-edit"),
   batchEditCommandPermissions: route(16, "PUT", GUILD_PERMS, "guild-permissions-batch"),
   oauth2Token: route(0, "POST", "/oauth2/token", "oauth2-token"),
+  oauth2TokenRevoke: route(0, "POST", "/oauth2/token/revoke", "oauth2-token"),
+  /** Get Current Authorization Information (Bearer): scopes, expiry, user. */
+  oauth2CurrentAuthorization: route(0, "GET", "/oauth2/@me", "oauth2-me"),
+  /**
+   * The browser's consent page. The service serves it at `{origin}/oauth2/authorize`,
+   * outside `/api/v10` (docs/topics/oauth2 "OAuth2 URLs"); `AUTHORIZE_PATH` is that path.
+   */
+  oauth2Authorize: route(0, "GET", "/oauth2/authorize", "oauth2-authorize"),
 } as const;
+
+/** Where a browser opens the consent page: `{origin}{AUTHORIZE_PATH}?...` (no API prefix). */
+export const AUTHORIZE_PATH = "/oauth2/authorize";
 
 export type RouteName = keyof typeof Routes;
 

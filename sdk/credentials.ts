@@ -12,6 +12,7 @@ export const CREDENTIAL_KEYS = [
   "discord:botToken",
   "discord:clientSecret",
   "discord:bearerToken",
+  "discord:refreshToken",
 ] as const;
 
 interface ConfigRuntime {
@@ -41,6 +42,6 @@ export function refusePlaintextCredentials(): void {
     `${keys.join(", ")} ${keys.length > 1 ? "are" : "is"} set in stack config as plain text, ` +
       "which Pulumi would store unencrypted in the state. Set it as a secret: " +
       keys.map((k) => `pulumi config set --secret ${k} <value>`).join("; ") +
-      " (or use the environment variables DISCORD_BOT_TOKEN, DISCORD_CLIENT_SECRET, DISCORD_BEARER_TOKEN).",
+      " (or use the environment variables DISCORD_BOT_TOKEN, DISCORD_CLIENT_SECRET, DISCORD_BEARER_TOKEN, DISCORD_REFRESH_TOKEN).",
   );
 }

@@ -2,7 +2,12 @@
  * What a Pulumi program imports: the resources, their argument types, the enums and
  * constants of the service, and helpers for permission values.
  */
-export { GlobalCommand, GuildCommand, GuildCommandPermissions } from "./resources";
+export {
+  GlobalCommand,
+  GuildCommand,
+  GuildCommandPermissions,
+  UserAuthorization,
+} from "./resources";
 export type {
   GlobalCommandArgs,
   GuildCommandArgs,
@@ -25,3 +30,19 @@ export {
   permissions,
 } from "../provider/schema";
 export type { SdkChoice, SdkCommandArgs, SdkOption, WirePermission } from "../provider/schema";
+export {
+  AuthorizationArgsError,
+  OAuthScopes,
+  buildAuthorizeUrl,
+  createAuthorizationCodeVerifier,
+  getCommandPermissionsScopes,
+  getDefaultCommunicationScopes,
+  getDefaultPresenceScopes,
+  resolveAuthorizationArgs,
+} from "./authorization";
+export type {
+  AuthorizationArgs,
+  AuthorizationCodeChallenge,
+  AuthorizationCodeVerifier,
+  ResolvedAuthorizationArgs,
+} from "./authorization";

@@ -19,7 +19,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 
-export type ProviderKind = "globalCommand" | "guildCommand" | "guildCommandPermissions";
+export type ProviderKind =
+  "globalCommand" | "guildCommand" | "guildCommandPermissions" | "userAuthorization";
 
 /** The type token of a resource kind: `pulumi-nodejs:dynamic/discord:<Type>`. */
 export function typeToken(type: string): string {

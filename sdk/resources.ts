@@ -38,6 +38,11 @@ export interface GuildCommandPermissionsArgs {
   /** At most 100 overwrites: `{ id, type: ROLE=1 | USER=2 | CHANNEL=3, permission }`. */
   permissions: pulumi.Input<pulumi.Input<WirePermission>[]>;
   applicationId?: pulumi.Input<string>;
+  /**
+   * The `UserAuthorization` that keeps the Bearer token alive across runs: the write
+   * waits for it (a dependency), so it uses the token it refreshed.
+   */
+  authorization?: UserAuthorization;
 }
 
 const DEFAULT_APPLICATION_ID = (): string | undefined =>
@@ -194,11 +199,64 @@ export class GuildCommandPermissions extends pulumi.CustomResource {
     opts?: pulumi.CustomResourceOptions,
   ) {
     refusePlaintextCredentials();
+    const { authorization, ...rest } = args;
     const props: pulumi.Inputs = {
-      ...args,
+      ...rest,
       applicationId: args.applicationId ?? DEFAULT_APPLICATION_ID(),
       __provider: serializedProvider("guildCommandPermissions"),
     };
-    super(typeToken("GuildCommandPermissions"), name, props, opts);
+    super(
+      typeToken("GuildCommandPermissions"),
+      name,
+      props,
+      authorization === undefined ? opts : withDependency(opts, authorization),
+    );
+  }
+}
+
+function withDependency(
+  opts: pulumi.CustomResourceOptions | undefined,
+  resource: pulumi.Resource,
+): pulumi.CustomResourceOptions {
+  const existing = opts?.dependsOn;
+  const list: pulumi.Input<pulumi.Input<pulumi.Resource>[]> | pulumi.Input<pulumi.Resource>[] =
+    existing === undefined
+      ? [resource]
+      : pulumi.output(existing).apply((d) => [...(Array.isArray(d) ? d : [d]), resource]);
+  return { ...opts, dependsOn: list };
+}
+
+/**
+ * The user's authorization that permission edits act under, kept alive across runs:
+ * it takes `discord:bearerToken` and `discord:refreshToken` (stored by `discord-commands
+ * authorize`), refreshes the Bearer token when it expires, and keeps the rotated refresh
+ * token in its outputs, which are secrets (the state holds only their ciphertext). Pass
+ * it as `authorization` to every `GuildCommandPermissions`. Needs `discord:clientId`
+ * (and `discord:clientSecret` for a confidential application) to refresh.
+ */
+export class UserAuthorization extends pulumi.CustomResource {
+  /** When the kept access token expires (epoch ms), when known. */
+  declare readonly expiresAt: pulumi.Output<number | null>;
+
+  constructor(name: string, opts?: pulumi.CustomResourceOptions) {
+    refusePlaintextCredentials();
+    super(
+      typeToken("UserAuthorization"),
+      name,
+      {
+        __provider: serializedProvider("userAuthorization"),
+        accessToken: undefined,
+        refreshToken: undefined,
+        expiresAt: undefined,
+      },
+      {
+        ...opts,
+        additionalSecretOutputs: [
+          ...(opts?.additionalSecretOutputs ?? []),
+          "accessToken",
+          "refreshToken",
+        ],
+      },
+    );
   }
 }

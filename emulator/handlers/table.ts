@@ -4,7 +4,12 @@ import { bulkOverwrite } from "./bulkOverwrite";
 import { getCommand, listCommands } from "./commandReads";
 import { createCommand, deleteCommand, editCommand } from "./commandWrites";
 import type { Handler } from "./context";
-import { oauth2Token } from "./oauth";
+import {
+  oauth2Authorize,
+  oauth2CurrentAuthorization,
+  oauth2Token,
+  oauth2TokenRevoke,
+} from "./oauth";
 import {
   batchEditPermissions,
   editCommandPermissions,
@@ -30,4 +35,7 @@ export const ROUTE_HANDLERS: Readonly<Record<RouteName, Handler>> = {
   editCommandPermissions,
   batchEditCommandPermissions: batchEditPermissions,
   oauth2Token,
+  oauth2TokenRevoke,
+  oauth2Authorize,
+  oauth2CurrentAuthorization,
 };

@@ -3,9 +3,11 @@
  *
  * Editing permissions needs a user's Bearer token with the scope
  * `applications.commands.permissions.update` (a bot token is refused), from the user who
- * can manage the guild and its roles. Set it as a secret, next to the bot token:
- *   pulumi config set --secret discord:botToken <bot token>
- *   pulumi config set --secret discord:bearerToken <user's Bearer token>
+ * can manage the guild and its roles. Get it once, as that user, with
+ *   discord-commands authorize
+ * which stores discord:bearerToken and discord:refreshToken as secrets of the stack; the
+ * `UserAuthorization` below refreshes the token when it expires and keeps the rotated
+ * refresh token (encrypted) in the state, so later runs, in CI too, need nobody.
  * The ids (guild, role, user, channel) are plain stack config: see README.md.
  */
 import * as pulumi from "@pulumi/pulumi";
@@ -40,9 +42,13 @@ const poll = new discord.GuildCommand("poll", {
   ],
 });
 
+// The user's authorization that every permission write below acts under.
+const authorization = new discord.UserAuthorization("authorization");
+
 // Nobody (@everyone) may use /ban, except the moderators' role and the owner.
 // A command's overwrites replace the app-wide defaults below for that command.
 export const banPermissions = new discord.GuildCommandPermissions("ban-permissions", {
+  authorization,
   guildId,
   commandId: ban.commandId,
   permissions: [
@@ -54,6 +60,7 @@ export const banPermissions = new discord.GuildCommandPermissions("ban-permissio
 
 // /poll in no channel (All Channels) except the bot channel (and its threads).
 export const pollPermissions = new discord.GuildCommandPermissions("poll-permissions", {
+  authorization,
   guildId,
   commandId: poll.commandId,
   permissions: [
@@ -66,6 +73,7 @@ export const pollPermissions = new discord.GuildCommandPermissions("poll-permiss
 // every command of the application in this guild that has none of its own (global
 // commands included). Here: the moderators may use them everywhere.
 export const appDefaults = new discord.GuildCommandPermissions("app-defaults", {
+  authorization,
   guildId,
   commandId: applicationId,
   permissions: [{ id: moderatorRoleId, type: PermissionType.ROLE, permission: true }],

@@ -4,9 +4,10 @@
  * replies are parsed from `unknown` and checked for the fields the provider relies on.
  */
 import { z } from "zod";
+import { isRecord } from "../schema";
 import type { RouteDef, RouteParams } from "../routes";
 import { path as routePath, Routes } from "../routes";
-import { isSnowflake, snowflakeTime } from "../schema";
+import { isSnowflake, ServiceErrorCode, snowflakeTime } from "../schema";
 import type { ClientConfig } from "./config";
 import { HttpError, ServiceApiError } from "./errors";
 import type { RestResponse } from "./RestClient";
@@ -21,8 +22,6 @@ import type {
 } from "./types";
 
 /** Error codes the facade turns into results instead of errors. */
-export const UNKNOWN_COMMAND_CODE = 10063;
-export const UNKNOWN_PERMISSIONS_CODE = 10066;
 
 export interface ListOptions {
   /** Return full `*_localizations` dictionaries (`with_localizations=true`). */
@@ -102,7 +101,7 @@ export class CommandsApi {
     const params = { applicationId, commandId };
     const res = await orUndefined(
       this.rest.request(Routes.getGlobalCommand, params),
-      UNKNOWN_COMMAND_CODE,
+      ServiceErrorCode.UNKNOWN_COMMAND,
     );
     return res === undefined ? undefined : command(Routes.getGlobalCommand, params, res);
   }
@@ -123,7 +122,7 @@ export class CommandsApi {
     const params = { applicationId, commandId };
     const res = await orUndefined(
       this.rest.request(Routes.deleteGlobalCommand, params),
-      UNKNOWN_COMMAND_CODE,
+      ServiceErrorCode.UNKNOWN_COMMAND,
     );
     return res !== undefined;
   }
@@ -173,7 +172,7 @@ export class CommandsApi {
     const params = { applicationId, guildId, commandId };
     const res = await orUndefined(
       this.rest.request(Routes.getGuildCommand, params),
-      UNKNOWN_COMMAND_CODE,
+      ServiceErrorCode.UNKNOWN_COMMAND,
     );
     return res === undefined ? undefined : command(Routes.getGuildCommand, params, res);
   }
@@ -199,7 +198,7 @@ export class CommandsApi {
     const params = { applicationId, guildId, commandId };
     const res = await orUndefined(
       this.rest.request(Routes.deleteGuildCommand, params),
-      UNKNOWN_COMMAND_CODE,
+      ServiceErrorCode.UNKNOWN_COMMAND,
     );
     return res !== undefined;
   }
@@ -243,7 +242,7 @@ export class CommandsApi {
     const params = { applicationId, guildId, commandId };
     const res = await orUndefined(
       this.rest.request(Routes.getCommandPermissions, params),
-      UNKNOWN_PERMISSIONS_CODE,
+      ServiceErrorCode.UNKNOWN_PERMISSIONS,
     );
     return res === undefined ? undefined : permissions(Routes.getCommandPermissions, params, res);
   }
@@ -261,6 +260,18 @@ export class CommandsApi {
     const params = { applicationId, guildId, commandId };
     const res = await this.rest.request(Routes.editCommandPermissions, params, { json: body });
     return permissions(Routes.editCommandPermissions, params, res);
+  }
+
+  // OAuth2.
+
+  /** GET /oauth2/@me with the user's Bearer token: its scopes and expiry (ISO 8601). */
+  async currentAuthorization(): Promise<{ scopes: string[]; expires: string | undefined }> {
+    const res = await this.rest.request(Routes.oauth2CurrentAuthorization, {});
+    const data = isRecord(res.data) ? res.data : {};
+    const scopes = Array.isArray(data["scopes"])
+      ? data["scopes"].filter((x): x is string => typeof x === "string")
+      : [];
+    return { scopes, expires: typeof data["expires"] === "string" ? data["expires"] : undefined };
   }
 }
 

@@ -12,14 +12,20 @@ import { Agent, request } from "undici";
 import type { RouteDef, RouteParams } from "../routes";
 import { path as routePath, Routes } from "../routes";
 import type { AccessToken, Authorization, AuthMode } from "./auth";
-import { authModeFor, clientCredentialsForm, Credentials, parseTokenReply } from "./auth";
+import {
+  authModeFor,
+  clientCredentialsForm,
+  Credentials,
+  parseTokenReply,
+  refreshUserToken,
+} from "./auth";
 import type { BucketQueue } from "./BucketQueue";
 import type { ClientConfig, ClientEvent, ResolvedOptions } from "./config";
 import { resolveOptions } from "./config";
-import { DAILY_CREATE_LIMIT_CODE, errorFromResponse } from "./errorFromResponse";
+import { errorFromResponse } from "./errorFromResponse";
 import type { RequestInfo } from "./errors";
 import { HttpError, NetworkError, RateLimitError, TimeoutError } from "./errors";
-import { isRecord } from "../schema";
+import { isRecord, ServiceErrorCode } from "../schema";
 import { RateLimiter } from "./RateLimiter";
 import type { RawResponse } from "./responseHeaders";
 import { header, numberHeader, parseJson, retryAfterOf, secondsToMs } from "./responseHeaders";
@@ -61,7 +67,13 @@ export class RestClient {
 
   constructor(config: ClientConfig = {}) {
     this.#options = resolveOptions(config);
-    this.#credentials = new Credentials(config, this.#options.now, () => this.#exchangeToken());
+    this.#credentials = new Credentials(
+      config,
+      this.#options.now,
+      () => this.#exchangeToken(),
+      (refreshToken) => refreshUserToken(this, refreshToken),
+      config.onUserSession,
+    );
     this.#limiter = new RateLimiter(this.#options.now, this.#options.sleep);
     const timeout = this.#options.timeoutMs;
     this.#agent = new Agent({
@@ -89,6 +101,16 @@ export class RestClient {
     const mode = authModeFor(def);
     if (mode !== "basic") this.#credentials.check(mode);
     return this.#execute(def, params, { query: options.query, json: options.json }, mode);
+  }
+
+  /** The user's session (Bearer and refresh tokens), see auth.ts. */
+  get credentials(): Credentials {
+    return this.#credentials;
+  }
+
+  /** Sends a form to an OAuth2 endpoint with the client's own authentication. */
+  async oauthForm(def: RouteDef, form: URLSearchParams): Promise<RestResponse> {
+    return this.#execute(def, {}, { form }, "basic");
   }
 
   /** Counts of requests by method and status, retries and rate-limit waits so far. */
@@ -194,7 +216,7 @@ export class RestClient {
       if (status === 429) {
         const body = parseJson(res.text);
         // The daily create limit may come as a 429 with a Retry-After of hours: never wait.
-        if (isRecord(body) && body["code"] === DAILY_CREATE_LIMIT_CODE) {
+        if (isRecord(body) && body["code"] === ServiceErrorCode.DAILY_CREATES) {
           throw errorFromResponse(
             info,
             res,
@@ -313,7 +335,11 @@ export class RestClient {
 
   async #authorization(mode: AuthMode): Promise<Authorization> {
     if (mode === "basic") {
-      return { header: this.#credentials.basicAuthorization(), refreshable: false };
+      // A public client names itself with `client_id` in the form instead.
+      const header = this.#credentials.hasClientSecret
+        ? this.#credentials.basicAuthorization()
+        : "";
+      return { header, refreshable: false };
     }
     return this.#credentials.authorization(mode);
   }
@@ -322,7 +348,7 @@ export class RestClient {
     const url = new URL(this.#options.baseUrl + info.path);
     for (const [k, v] of Object.entries(payload.query ?? {})) url.searchParams.set(k, v);
     const headers: Record<string, string> = {
-      authorization,
+      ...(authorization === "" ? {} : { authorization }),
       "user-agent": this.#options.userAgent,
       accept: "application/json",
     };

@@ -2,6 +2,7 @@
  * The client's configuration, its defaults, and the structured events it reports.
  */
 import { setTimeout as sleep } from "node:timers/promises";
+import type { UserSession } from "./auth";
 import { ConfigurationError } from "./errors";
 
 /** A structured event for the optional logging hook. Never carries a credential or a body. */
@@ -53,6 +54,10 @@ export interface ClientConfig {
   clientSecret?: string;
   /** A user's Bearer token with `applications.commands.permissions.update`, for permission edits. */
   bearerToken?: string;
+  /** The user's refresh token: the Bearer token is refreshed with it when expired or refused. */
+  refreshToken?: string;
+  /** Told of every new user session (after a refresh), to keep the rotated refresh token. */
+  onUserSession?: (session: UserSession) => void;
   /** Connect, headers and body timeout, each, in ms. Default 15 000. */
   timeoutMs?: number;
   /** Retries on 5xx and network errors. Default 4. */

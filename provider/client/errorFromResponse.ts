@@ -3,7 +3,7 @@
  * usual cause is the configuration. Every text taken from the response goes through the
  * caller's redactor.
  */
-import { isRecord } from "../schema";
+import { isRecord, ServiceErrorCode } from "../schema";
 import type { AuthMode } from "./auth";
 import type { RequestInfo } from "./errors";
 import { DailyCreateLimitError, flattenErrorTree, HttpError, ServiceApiError } from "./errors";
@@ -11,7 +11,6 @@ import type { RawResponse } from "./responseHeaders";
 import { budgetResetAt, parseJson } from "./responseHeaders";
 
 /** Error code of "Max number of daily application command creates has been reached". */
-export const DAILY_CREATE_LIMIT_CODE = 30034;
 
 export function errorFromResponse(
   info: RequestInfo,
@@ -35,7 +34,7 @@ export function errorFromResponse(
   const code = body["code"];
   if (typeof code === "number" || typeof code === "string") {
     const message = redact(typeof body["message"] === "string" ? body["message"] : "");
-    if (code === DAILY_CREATE_LIMIT_CODE) {
+    if (code === ServiceErrorCode.DAILY_CREATES) {
       return new DailyCreateLimitError(info, status, code, message, budgetResetAt(res, now));
     }
     const fields = flattenErrorTree(body["errors"]).map((f) => ({
@@ -68,7 +67,7 @@ function advice(status: number, code: number | string, mode: AuthMode): string |
       ? "the Bearer token (discord:bearerToken) was rejected: it may have expired"
       : "the application's credentials were rejected: check discord:botToken or discord:clientId/clientSecret";
   }
-  if (code === 20001) {
+  if (code === ServiceErrorCode.BOTS_CANNOT_USE) {
     return "this endpoint needs a user's Bearer token with applications.commands.permissions.update (discord:bearerToken)";
   }
   return undefined;

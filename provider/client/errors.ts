@@ -233,3 +233,22 @@ export function flattenErrorTree(tree: unknown, prefix = ""): FieldError[] {
   }
   return out;
 }
+
+/**
+ * The service refused the user's refresh token: the authorization was revoked, or the
+ * token was spent by an earlier refresh whose successor was not kept. Only a person can
+ * mend it, by authorizing again.
+ */
+export class ReauthorizationRequiredError extends ClientError {
+  readonly status: number;
+  readonly code: number | string;
+
+  constructor(status: number, code: number | string, serviceMessage: string, advice: string) {
+    super(
+      `the service refused the user's refresh token (${status} ${code}: ${serviceMessage}); ` +
+        `the authorization was revoked or the token already used: ${advice}`,
+    );
+    this.status = status;
+    this.code = code;
+  }
+}

@@ -5,10 +5,9 @@
 import type { ClientConfig } from "./config";
 import { CommandsApi } from "./CommandsApi";
 
-export { CommandsApi, UNKNOWN_COMMAND_CODE, UNKNOWN_PERMISSIONS_CODE } from "./CommandsApi";
+export { CommandsApi } from "./CommandsApi";
 export type { CreateResult, ListOptions } from "./CommandsApi";
 export { RestClient } from "./RestClient";
-export { DAILY_CREATE_LIMIT_CODE } from "./errorFromResponse";
 export type { RequestOptions, RestResponse } from "./RestClient";
 export type { ClientConfig, ClientEvent } from "./config";
 export {
@@ -26,12 +25,15 @@ export {
   HttpError,
   NetworkError,
   RateLimitError,
+  ReauthorizationRequiredError,
   reportedLimit,
   ServiceApiError,
   TimeoutError,
 } from "./errors";
 export type { FieldError, RequestInfo, TimeoutPhase } from "./errors";
 export type { ClientStats } from "./stats";
+export { REAUTHORIZE } from "./auth";
+export type { UserSession } from "./auth";
 export type * from "./types";
 
 /** Builds the client a provider's `configure` hands to every resource. */

@@ -15,6 +15,7 @@ import {
   CANONICAL_COMMAND_FIELDS,
   diffCommandFields,
   formatPath,
+  isSnowflake,
   Limits,
   patchBody,
   validateSdkCommand,
@@ -251,7 +252,7 @@ export function commandProvider(scope: Scope): CommandProvider {
       }
       for (const key of ["applicationId", "guildId"]) {
         const v = inputs[key];
-        if (v !== undefined && v !== UNKNOWN && !(typeof v === "string" && /^\d{1,20}$/.test(v))) {
+        if (v !== undefined && v !== UNKNOWN && !isSnowflake(v)) {
           failures.push({ property: key, reason: `${key}: must be a snowflake (a decimal id)` });
         }
       }

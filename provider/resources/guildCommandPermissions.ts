@@ -8,8 +8,14 @@
  * its defaults; `read` treats "no permissions" (404/10066) as an empty list.
  */
 import type { WirePermission } from "../client";
-import { ServiceApiError, UNKNOWN_COMMAND_CODE } from "../client";
-import { canonicalPermissions, permissionsEqual, validatePermissions } from "../schema";
+import { ServiceApiError } from "../client";
+import {
+  canonicalPermissions,
+  isSnowflake,
+  permissionsEqual,
+  ServiceErrorCode,
+  validatePermissions,
+} from "../schema";
 import type { CheckFailure } from "./commandLifecycle";
 import { failure } from "./commandLifecycle";
 import { forEngine } from "./engineErrors";
@@ -39,7 +45,8 @@ function samePermissions(a: unknown, b: unknown): boolean {
 
 function isGone(err: unknown): boolean {
   return (
-    err instanceof ServiceApiError && (err.code === UNKNOWN_COMMAND_CODE || err.status === 404)
+    err instanceof ServiceApiError &&
+    (err.code === ServiceErrorCode.UNKNOWN_COMMAND || err.status === 404)
   );
 }
 
@@ -99,7 +106,7 @@ const permissionsProvider = {
     for (const key of REPLACE_KEYS) {
       const v = inputs[key];
       if (v === UNKNOWN) continue;
-      if (!(typeof v === "string" && /^\d{1,20}$/.test(v))) {
+      if (!isSnowflake(v)) {
         failures.push({ property: key, reason: `${key}: must be a snowflake (a decimal id)` });
       }
     }
@@ -166,8 +173,21 @@ const permissionsProvider = {
     // A permissions resource of this deployment wrote this command's list (a replacement
     // moved onto it): emptying it now would undo that.
     if (deployment.arePermissionsLive(commandId)) return;
+    const empty = () =>
+      client().editCommandPermissions(applicationId, guildId, commandId, { permissions: [] });
+    const credentials = client().rest.credentials;
+    const used = credentials.userSession().accessToken;
     try {
-      await client().editCommandPermissions(applicationId, guildId, commandId, { permissions: [] });
+      await empty().catch(async (err: unknown) => {
+        // In a `destroy` no UserAuthorization diff runs first, so the token may have
+        // expired: refresh it here, once for all the deletes (the refresh token it rotates
+        // goes away with the stack).
+        if (!(err instanceof ServiceApiError && err.status === 401 && credentials.canRefreshUser)) {
+          throw err;
+        }
+        await credentials.refreshUserAfterRejection(used);
+        await empty();
+      });
     } catch (err) {
       if (!isGone(err)) throw err; // the command is gone, and its permissions with it
     }

@@ -22,6 +22,7 @@ const SETTINGS = [
   { key: "discord:clientId", env: "DISCORD_CLIENT_ID", option: "clientId" },
   { key: "discord:clientSecret", env: "DISCORD_CLIENT_SECRET", option: "clientSecret" },
   { key: "discord:bearerToken", env: "DISCORD_BEARER_TOKEN", option: "bearerToken" },
+  { key: "discord:refreshToken", env: "DISCORD_REFRESH_TOKEN", option: "refreshToken" },
   { key: "discord:readCacheMs", env: "DISCORD_READ_CACHE_MS", option: undefined },
   { key: "discord:bulkWindowMs", env: "DISCORD_BULK_WINDOW_MS", option: undefined },
   { key: "discord:timeoutMs", env: "DISCORD_TIMEOUT_MS", option: undefined },

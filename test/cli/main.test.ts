@@ -23,3 +23,15 @@ test("discord-commands emulator --help prints the emulator's options", () => {
   expect(help.stdout).toMatch(/usage: discord-commands emulator \[options\]/);
   expect(help.stdout).toMatch(/--no-rate-limits/);
 });
+
+test("discord-commands authorize is listed; --help prints its flags; a bad port is a usage error", () => {
+  expect(run("--help").stdout).toMatch(/^ {2}authorize {3}/m);
+  const help = run("authorize", "--help");
+  expect(help.status).toBe(0);
+  for (const flag of ["--stack", "--api-url", "--scopes", "--port", "--client-id"]) {
+    expect(help.stdout).toContain(flag);
+  }
+  const bad = run("authorize", "--port", "99999");
+  expect(bad.status).toBe(2);
+  expect(bad.stderr).toMatch(/--port: 99999 is not a port number/);
+});
