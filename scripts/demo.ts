@@ -121,7 +121,18 @@ async function main(): Promise<void> {
         throw new SetupError(`could not set ${key}`);
     }
     emu.control.resetLog();
-    const code = await pulumi(env, ["up", "--yes", "--non-interactive", "--stack", STACK]);
+    // The project refreshes before every preview and up (`options.refresh` in Pulumi.yaml),
+    // so a command changed in `.work/demo/emulator-state.json` between runs shows as drift.
+    // `--run-program`: the refresh reads with this run's config (the emulator's port
+    // changes from run to run), not the config recorded at the last deployment.
+    const code = await pulumi(env, [
+      "up",
+      "--yes",
+      "--non-interactive",
+      "--run-program",
+      "--stack",
+      STACK,
+    ]);
     if (code !== 0) {
       process.exitCode = code;
       return;

@@ -80,8 +80,16 @@ function argsFromJSON(resource: string, name: string, body: unknown, scope: Scop
 }
 
 abstract class CommandResource extends pulumi.CustomResource {
-  /** The command's id, assigned by the service (also the resource's `id`). */
-  declare readonly commandId: pulumi.Output<string>;
+  /**
+   * The command's id, assigned by the service: the resource's `id` itself. Not the output
+   * property of the same name: in the preview of an in-place update the engine knows the
+   * id (an update keeps it) but none of the outputs the provider sets (the dynamic
+   * provider host does not preview updates, so the engine hands back the inputs as
+   * outputs), and a `GuildCommandPermissions` fed an unknown `commandId` would show a
+   * replacement that `up` does not make. A create or a replacement leaves the id unknown,
+   * so a rename still shows its permissions written again.
+   */
+  readonly commandId: pulumi.Output<string>;
   /** Changes whenever the service records a substantial change of the command. */
   declare readonly version: pulumi.Output<string>;
   declare readonly applicationId: pulumi.Output<string>;
@@ -115,11 +123,13 @@ abstract class CommandResource extends pulumi.CustomResource {
       // Present only when a program-wide check fails: `check` reports it (registry.ts).
       __programProblems: claim.problems,
       __provider: serializedProvider(kind),
-      commandId: undefined,
+      // Outputs only the provider sets: unknown in the preview of a create or an update.
+      // `commandId` (also among the state's outputs) is taken from `id` below.
       version: undefined,
       adopted: undefined,
     };
     super(typeToken(type), name, props, opts);
+    this.commandId = this.id;
     warnDeprecated(this, args);
   }
 }

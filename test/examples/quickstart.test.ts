@@ -1,6 +1,7 @@
 /**
  * examples/quickstart through the CLI: up creates its three global commands, a second
- * preview shows no change, destroy deletes them.
+ * preview shows no change, a plain preview shows drift made outside the stack (the
+ * project's `options: refresh: always`) at the cost of one list GET, destroy deletes them.
  */
 import type { RunningEmulator } from "../../emulator";
 import type { PulumiProgram } from "../../scripts/pulumiProgram";
@@ -44,6 +45,34 @@ describe("examples/quickstart", () => {
 
   test("a second preview shows no change", async () => {
     expect(await prog.previewSummary()).toEqual({ same: 4 });
+  });
+
+  test("a plain preview shows drift made outside the stack, for one list GET", async () => {
+    const echo = liveCommands(emu).find((c) => c.name === "echo");
+    if (!echo) throw new Error("echo is not live");
+    emu.control.patchCommand(echo.id, { description: "Changed in the portal" });
+
+    emu.control.resetLog();
+    const res = await prog.ok(["preview", "--non-interactive"]);
+    expect(res.stdout).toMatch(/echo update \[diff: ~description\]/);
+    const seen = (): string[] => emu.requestLog().map((e) => `${e.method} ${e.route ?? ""}`);
+    expect(seen()).toEqual(["GET listGlobalCommands"]);
+
+    // `up` (its own preview skipped) refreshes once too, then restores the description.
+    emu.control.resetLog();
+    await prog.up();
+    expect(seen()).toEqual(["GET listGlobalCommands", "PATCH editGlobalCommand"]);
+    expect(liveCommands(emu).find((c) => c.id === echo.id)).toMatchObject({
+      description: "Repeat what you say",
+    });
+
+    // `--refresh=false` skips the read for one run: no request, no drift seen.
+    emu.control.patchCommand(echo.id, { description: "Changed again" });
+    emu.control.resetLog();
+    expect(await prog.previewSummary(["--refresh=false"])).toEqual({ same: 4 });
+    expect(seen()).toEqual([]);
+    expect(await prog.previewSummary()).toEqual({ same: 3, update: 1 });
+    await prog.up();
   });
 
   test("destroy deletes them", async () => {
