@@ -289,18 +289,15 @@ function partialValue(o: CanonicalOption, value: string): string {
   return value;
 }
 
+function emptyResolved(): Resolved {
+  return { users: {}, members: {}, roles: {}, channels: {}, messages: {}, attachments: {} };
+}
+
 /** `data.options` and `data.resolved` for a CHAT_INPUT command. */
 function chatInputData(input: PayloadInput): { options: Json[]; resolved: Resolved } {
   const { command, request, autocomplete } = input;
   const { path, declared } = leafOf(command, request.subcommand);
-  const resolved: Resolved = {
-    users: {},
-    members: {},
-    roles: {},
-    channels: {},
-    messages: {},
-    attachments: {},
-  };
+  const resolved = emptyResolved();
   const given = { ...request.options };
   for (const name of Object.keys(given)) {
     if (!declared.some((o) => o.name === name)) {
@@ -361,14 +358,7 @@ function targetData(input: PayloadInput): Json {
       `a ${command.type === CommandType.USER ? "USER" : "MESSAGE"} command needs targetId (the clicked ${command.type === CommandType.USER ? "user" : "message"})`,
     );
   }
-  const resolved: Resolved = {
-    users: {},
-    members: {},
-    roles: {},
-    channels: {},
-    messages: {},
-    attachments: {},
-  };
+  const resolved = emptyResolved();
   if (command.type === CommandType.USER) {
     const target = store.user(targetId);
     if (!target) throw new ClientCheckError(`no user ${targetId}`);
