@@ -13,7 +13,8 @@
  *   which in a full scope fails too. So `diff` asks for delete-before-replace when the
  *   new name would pass the limit: the old command goes first, the new one then fits. A
  *   new name that is live already adds nothing (the create takes that command over),
- *   so a swap of names in a full scope keeps create-before-delete.
+ *   so a swap of names in a full scope keeps create-before-delete; nor does an entry
+ *   point while the application has one (it is taken over, whatever its name).
  * - Daily creates (200 per guild): `check` fails when one deployment adds more names than
  *   that to one guild.
  *
@@ -63,7 +64,10 @@ async function plan(
   );
   const live = all.filter((c) => (c.type ?? 1) === type);
   const liveNames = new Set(live.map((c) => c.name));
-  const isLive = liveNames.has(name);
+  // The application's one entry point is taken over whatever its name (liveTwin.ts): a
+  // declared entry point adds nothing while one is live.
+  const isLive =
+    liveNames.has(name) || (type === CommandType.PRIMARY_ENTRY_POINT && live.length > 0);
   const key = `${applicationId}/${guildId ?? "global"}/${type}`;
   const planned = isLive ? new Set<string>() : deployment.planName(key, name);
   let added = 0;
