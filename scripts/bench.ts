@@ -11,7 +11,7 @@
  *    tools that ignore the commands they do not know do);
  * each with wall time, requests, 429s and how many of the 5 other commands survived.
  * Then the engine's own cost: `up` of the same 100 commands with rate limits off against
- * `up` of 100 no-op dynamic resources. Then, on the per-command stack: a no-op `up`, a
+ * `up` of 100 no-op dynamic resources (medians of 5 alternating runs). Then, on the per-command stack: a no-op `up`, a
  * `preview`, a `preview --refresh`, and the state file's size.
  *
  *   npm run bench          (about 5 minutes: per-command creates wait on the rate limit)
@@ -43,6 +43,14 @@ const BULK_RUNS: { windowMs: number; parallel: number | undefined }[] = [
 ];
 /** `npm run bench -- --bulk-only`: the bulk rows and the blind overwrite only. */
 const BULK_ONLY = process.argv.includes("--bulk-only");
+/** `npm run bench -- --overhead-only`: the engine overhead figures only. */
+const OVERHEAD_ONLY = process.argv.includes("--overhead-only");
+/**
+ * The engine overhead is a ratio of two runs of a few seconds each, which vary by 10-20%
+ * from run to run on a 2-core machine: each side runs this many times, alternating, and
+ * the medians are compared.
+ */
+const OVERHEAD_ROUNDS = 5;
 
 const commandsProgram = (guildId: string): string => `
 import * as discord from "pulumi-discord-commands";
@@ -287,6 +295,10 @@ async function main(): Promise<void> {
     `${PER_SCOPE} global + ${PER_SCOPE} guild commands; 5 other commands live (2 global, 3 guild)`,
   );
 
+  if (OVERHEAD_ONLY) {
+    process.stdout.write(["", "engine overhead:", await engineOverhead(), ""].join("\n"));
+    return;
+  }
   // 1. Realistic limits, side by side.
   const perCommand = BULK_ONLY ? undefined : await perCommandScenario();
   if (perCommand) rows.push(perCommand.row);
@@ -342,29 +354,61 @@ async function main(): Promise<void> {
     await emu.close();
   }
 
-  // 3. The engine's own cost: rate limits off.
-  const noop = new PulumiProgram("bench-noop", { "index.ts": noopProgram });
-  const unlimited = await startEmulator({ port: 0, rateLimits: false });
-  const fast = await commandsStack(unlimited, "bench-unlimited");
-  let overhead: string;
-  try {
-    await noop.stack("bench");
-    const base = await timed(noop, "baseline: up of 100 no-op dynamic resources", UP);
-    const commands = await timed(fast, "up of 100 new commands, rate limits off", UP);
-    overhead =
-      `  up, 100 commands, rate limits off: ${commands.seconds.toFixed(1)} s; ` +
-      `100 no-op dynamic resources: ${base.seconds.toFixed(1)} s; ` +
-      `engine overhead ratio ${(commands.seconds / base.seconds).toFixed(2)}x`;
-  } finally {
-    noop.cleanup();
-    fast.cleanup();
-    await unlimited.close();
-  }
-
+  const overhead = await engineOverhead();
   printTable(rows);
   process.stdout.write(
     ["engine overhead:", overhead, "", "per-command stack afterwards:", ...after, ""].join("\n"),
   );
+}
+
+/**
+ * The engine's own cost: `up` of the 100 commands with rate limits off against `up` of 100
+ * no-op dynamic resources, alternating, each on a fresh stack (and a fresh emulator for
+ * the commands); the medians of OVERHEAD_ROUNDS runs.
+ */
+async function engineOverhead(): Promise<string> {
+  const noopSeconds: number[] = [];
+  const commandSeconds: number[] = [];
+  for (let round = 0; round < OVERHEAD_ROUNDS; round++) {
+    const noop = new PulumiProgram(`bench-noop-${round}`, { "index.ts": noopProgram });
+    const unlimited = await startEmulator({ port: 0, rateLimits: false });
+    const fast = await commandsStack(unlimited, `bench-unlimited-${round}`);
+    try {
+      await noop.stack("bench");
+      const base = await timed(
+        noop,
+        `baseline ${round + 1}: up of 100 no-op dynamic resources`,
+        UP,
+      );
+      const commands = await timed(
+        fast,
+        `up ${round + 1} of 100 new commands, rate limits off`,
+        UP,
+      );
+      noopSeconds.push(base.seconds);
+      commandSeconds.push(commands.seconds);
+    } finally {
+      noop.cleanup();
+      fast.cleanup();
+      await unlimited.close();
+    }
+  }
+  const base = median(noopSeconds);
+  const commands = median(commandSeconds);
+  const all = (xs: number[]): string => xs.map((x) => x.toFixed(1)).join(", ");
+  return (
+    `  up, 100 commands, rate limits off: median ${commands.toFixed(1)} s (${all(commandSeconds)}); ` +
+    `100 no-op dynamic resources: median ${base.toFixed(1)} s (${all(noopSeconds)}); ` +
+    `engine overhead ratio ${(commands / base).toFixed(2)}x`
+  );
+}
+
+function median(xs: readonly number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] ?? NaN)
+    : ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
 }
 
 function printTable(rows: readonly Row[]): void {

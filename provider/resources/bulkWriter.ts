@@ -24,9 +24,11 @@
  * arrive spread over 0.2-1.5 s on a loaded 2-core machine; 10 ms and 50 ms windows made
  * more, smaller PUTs than 200 ms. See the README.)
  *
- * Fields the bulk body does not accept (`nsfw` in a guild: blank in the spec's table)
- * are restored after the PUT by a PATCH of only that field, for the commands whose
- * answer lost them.
+ * The list carries every field the endpoint accepts or the service is known to keep
+ * there (`nsfw` in a guild bulk body: blank in the spec's table, kept by the service;
+ * emulator/README.md). A field the answer still lost is restored after the PUT by a
+ * PATCH of only that field, for the commands concerned; the entry point is deleted on
+ * its own (a PUT that leaves it out is refused with 50240).
  *
  * Failure: when the PUT fails, every operation of the batch fails with the service's
  * error (the PUT is all or nothing on the service; the engine records none of them).
@@ -37,6 +39,7 @@ import type { CanonicalCommandField, CommandField, Scope, Where } from "../schem
 import {
   acceptedIn,
   CANONICAL_COMMAND_FIELDS,
+  carriedIn,
   COMMAND_FIELDS,
   canonicalCommand,
   diffCommandFields,
@@ -349,14 +352,17 @@ function bulkBody(e: Entry, scope: Scope, where: Where): Record<string, unknown>
     const keptIn: readonly Scope[] = COMMAND_FIELDS[field].keptIn;
     const value = e.intended[field];
     if (value === undefined || value === null) continue;
-    if (!acceptedIn(field, where) || !keptIn.includes(scope)) continue;
+    if (!carriedIn(field, where) || !keptIn.includes(scope)) continue;
     out[field] = value;
   }
   if (e.id !== undefined) out["id"] = e.id;
   return out;
 }
 
-/** Fields of `intended` that the bulk body could not carry and the answer does not hold. */
+/**
+ * Fields of `intended` outside the spec's list for this body that the answer does not hold
+ * (a field the service is known to keep, but lost here, is restored too).
+ */
 function fieldsTheBodyCannotCarry(
   intended: Record<string, unknown>,
   answer: WireCommand,

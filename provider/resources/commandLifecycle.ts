@@ -13,6 +13,7 @@ import { RateLimitError } from "../client";
 import type { Scope, SchemaIssue } from "../schema";
 import {
   CANONICAL_COMMAND_FIELDS,
+  CommandType,
   diffCommandFields,
   formatPath,
   isSnowflake,
@@ -382,7 +383,10 @@ export function commandProvider(scope: Scope): CommandProvider {
       // An unknown command (404/10063) is already gone: the client answers false, and
       // the delete is done.
       const api = client();
-      if (settings().writeMode === "bulk") {
+      // The entry point is deleted on its own even in bulk mode: a bulk overwrite that
+      // leaves it out is refused with 50240 ("delete it separately"; spec, endpoint 6).
+      const entryPoint = props["type"] === CommandType.PRIMARY_ENTRY_POINT;
+      if (settings().writeMode === "bulk" && !entryPoint) {
         await bulkWrite(applicationId, guildId, { kind: "delete", id });
         return;
       }

@@ -53,8 +53,10 @@ export interface FieldSpec<C = unknown> {
  * What the real service does with a field in a body where the spec's table leaves it
  * blank, when real clients are known to send it there (evidence: emulator/README.md,
  * "Fields the spec leaves blank"): `kept`, it is accepted and applied; `ignored`, it is
- * accepted and dropped. Used by the emulator only: the provider's checks stay with the
- * spec (`acceptedIn`), so a program never declares a field the service would drop.
+ * accepted and dropped. The provider's checks stay with the spec (`acceptedIn`), so a
+ * program never declares a field the service would drop; the emulator accepts it; and the
+ * bulk writer carries a `kept` field in the list it builds (`carriedIn`), so that a
+ * command the batch does not touch keeps it without a second write.
  */
 export type Tolerance = "kept" | "ignored";
 
@@ -339,8 +341,9 @@ export const COMMAND_FIELDS = {
     keptIn: BOTH,
   },
   /**
-   * Guild bulk: blank in the spec's table, so the provider never sends it there; the
-   * service keeps it (slash-create sends `nsfw` in every guild bulk overwrite).
+   * Guild bulk: blank in the spec's table, so a program cannot declare it for one; the
+   * service keeps it (slash-create sends `nsfw` in every guild bulk overwrite), so the
+   * bulk writer carries it.
    */
   nsfw: {
     canonical: flag(false),
@@ -423,6 +426,14 @@ export const CANONICAL_COMMAND_FIELDS = (Object.keys(COMMAND_FIELDS) as CommandF
 export function acceptedIn(field: CommandField, where: Where): boolean {
   const accepted: readonly Where[] = COMMAND_FIELDS[field].acceptedIn;
   return accepted.includes(where);
+}
+
+/**
+ * Whether a body written at `where` should carry `field` to keep the command as it is:
+ * accepted by the spec, or kept by the service where the spec leaves the cell blank.
+ */
+export function carriedIn(field: CommandField, where: Where): boolean {
+  return acceptedIn(field, where) || toleratedIn(field, where) === "kept";
 }
 
 /** What the real service does with `field` at `where` where the spec leaves it blank. */

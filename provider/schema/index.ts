@@ -31,6 +31,7 @@ export type {
 } from "./shapes";
 export {
   acceptedIn,
+  carriedIn,
   ignoredFields,
   toleratedIn,
   CANONICAL_COMMAND_FIELDS,

@@ -87,10 +87,8 @@ describe("bulk write mode", () => {
 
     expect(requests(emu, "GET").length).toBe(1);
     expect(requests(emu, "PUT").map((e) => e.route)).toEqual(["bulkOverwriteGuildCommands"]);
-    // The one PATCH: other-a's nsfw, which the guild bulk body cannot carry (see the nsfw test).
-    expect(requests(emu, "PATCH").map((e) => e.path)).toEqual([
-      `/api/v10${api.guild}/commands/${str(others[0]?.["id"])}`,
-    ]);
+    // other-a's nsfw goes in the PUT (the service keeps it there): no second write.
+    expect(requests(emu, "PATCH").length).toBe(0);
     expect(bulkStats()).toMatchObject({ batches: 1, operations: 8, largestBatch: 8 });
 
     const live = liveGuild();
@@ -104,12 +102,8 @@ describe("bulk write mode", () => {
       expect(r.outs["version"]).toBe(c?.["version"]);
       expect(r.outs["adopted"]).toBe(false);
     }
-    // The unmanaged ones: same id, same fields; same version, except other-a, whose nsfw
-    // went out with the PUT and back with the PATCH (each a new version).
-    const [nsfwOne, ...rest] = others;
-    for (const o of rest) expect(live.get(str(o["id"]))).toEqual(o);
-    const { version: _v, ...fields } = nsfwOne ?? {};
-    expect(live.get(str(nsfwOne?.["id"]))).toMatchObject(fields);
+    // The unmanaged ones: same id, same fields, same version (nsfw included).
+    for (const o of others) expect(live.get(str(o["id"]))).toEqual(o);
   });
 
   test("update, delete and create of one scope in one PUT; the next batch reuses its answer (no GET)", async () => {
@@ -131,14 +125,14 @@ describe("bulk write mode", () => {
     ]);
     expect(requests(emu, "GET").length).toBe(1);
     expect(requests(emu, "PUT").length).toBe(1);
-    expect(writes(emu).length).toBe(2); // the PUT, and other-a's nsfw restored
+    expect(writes(emu).length).toBe(1); // the PUT alone
 
     const live = liveGuild();
     expect(live.get(a.id)?.["description"]).toBe("Alpha, edited");
     expect(updated.outs["version"]).toBe(live.get(a.id)?.["version"]);
     expect(live.has(b.id)).toBe(false);
     expect(live.get(created.id)?.["name"]).toBe("gamma");
-    for (const o of others.slice(1)) expect(live.get(str(o["id"]))).toEqual(o);
+    for (const o of others) expect(live.get(str(o["id"]))).toEqual(o);
 
     // The next batch of the deployment starts from the PUT's answer: no list GET.
     emu.control.resetLog();
@@ -210,12 +204,38 @@ describe("bulk write mode", () => {
     expect(results.map((r) => r.outs["adopted"])).toEqual([false, false, false]);
   });
 
-  test("the guild bulk body carries no nsfw (spec table): a PATCH restores it after the PUT", async () => {
+  test("deleting the managed entry point: a DELETE of its own (a PUT without it is refused 50240); others batched", async () => {
+    await bulkDeployment();
+    emu.control.setActivities(emu.applicationId, true);
+    const [launch] = emu.control.commands().filter((c) => c["type"] === 4);
+    const adopted = await globalProvider.create(
+      globalInputs(emu, { type: 4, name: "Launch", description: "Launch an activity", handler: 2 }),
+    );
+    expect(adopted.id).toBe(launch?.["id"]);
+    const g = await globalProvider.create(globalInputs(emu, slashArgs("g-one")));
+    await configureAll(emu, { "discord:writeMode": "bulk" }); // the next deployment
+    emu.control.resetLog();
+
+    await Promise.all([
+      globalProvider.delete(adopted.id, adopted.outs),
+      globalProvider.delete(g.id, g.outs),
+    ]);
+    expect(requests(emu).map((e) => `${e.method} ${e.route ?? ""} ${e.status}`)).toEqual(
+      expect.arrayContaining([
+        "DELETE deleteGlobalCommand 204",
+        "PUT bulkOverwriteGlobalCommands 200",
+      ]),
+    );
+    expect(requests(emu).filter((e) => e.status >= 400)).toEqual([]);
+    expect(emu.control.commands().filter((c) => c["guild_id"] === undefined)).toEqual([]);
+  });
+
+  test("the guild bulk body carries nsfw (blank in the spec's table, kept by the service): no PATCH", async () => {
     await bulkDeployment();
     emu.control.resetLog();
     const result = await guildProvider.create(guildInputs(emu, slashArgs("adult", { nsfw: true })));
     expect(requests(emu, "PUT").length).toBe(1);
-    expect(requests(emu, "PATCH").length).toBe(1);
+    expect(requests(emu, "PATCH").length).toBe(0);
     const live = liveGuild().get(result.id);
     expect(live?.["nsfw"]).toBe(true);
     expect(result.outs["version"]).toBe(live?.["version"]);
