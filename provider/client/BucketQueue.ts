@@ -31,6 +31,17 @@ export class BucketQueue {
     });
   }
 
+  /**
+   * Runs what is queued here from now on after everything queued on `other` so far: the
+   * queue a route moves to once the service names its bucket follows the queue it had
+   * before, whose requests are still waiting, so one bucket never has two requests in
+   * flight (two would both go at the bucket's reset, past its limit: a 429).
+   */
+  follow(other: BucketQueue): void {
+    const before = other.#tail;
+    this.#tail = Promise.all([this.#tail, before]).then(() => undefined);
+  }
+
   /** How long the next request must wait for this bucket, in ms (0: go now). */
   waitMs(now: number): number {
     return this.remaining <= 0 && this.resetAt > now ? this.resetAt - now : 0;

@@ -49,7 +49,10 @@ export class RateLimiter {
     if (headers.bucket === undefined || headers.bucket === "") return;
     this.#learned.set(routeKey(def), headers.bucket);
     const learned = this.#queue(`${headers.bucket}:${majorParameters(params)}`);
-    if (learned !== ran) learned.update(headers.remaining, headers.resetAfterMs, now);
+    if (learned !== ran) {
+      learned.update(headers.remaining, headers.resetAfterMs, now);
+      learned.follow(ran);
+    }
   }
 
   /** How long every request must still wait for a global rate limit, in ms. */

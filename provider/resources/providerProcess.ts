@@ -8,6 +8,11 @@
  */
 import type { CommandsApi, ClientConfig, WireCommand } from "../client";
 import { ConfigurationError, createCommandsClient } from "../client";
+import type { WriteMode } from "../writeMode";
+import { isWriteMode, WRITE_MODE_SETTING, WRITE_MODES } from "../writeMode";
+
+export { WRITE_MODES } from "../writeMode";
+export type { WriteMode } from "../writeMode";
 
 /** The subset of Pulumi's dynamic `ConfigureRequest` we read: namespaced stack config. */
 export interface StackConfig {
@@ -28,15 +33,6 @@ const SETTINGS = [
   { key: "discord:timeoutMs", env: "DISCORD_TIMEOUT_MS", option: undefined },
 ] as const;
 
-/**
- * How command writes reach the service: `per-command` (the default: one POST, PATCH or
- * DELETE per resource) or `bulk` (the writes of one deployment to one scope coalesce
- * into one bulk overwrite PUT that carries every other live command unchanged; see
- * bulkWriter.ts and the README's "Bulk write mode").
- */
-export const WRITE_MODES = ["per-command", "bulk"] as const;
-export type WriteMode = (typeof WRITE_MODES)[number];
-const WRITE_MODE = { key: "discord:writeMode", env: "DISCORD_WRITE_MODE" } as const;
 /** How long a finished scope list is reused (see scopeCache.ts) unless configured. */
 const DEFAULT_READ_CACHE_MS = 10_000;
 /** How long a bulk batch collects operations (see bulkWriter.ts) unless configured. */
@@ -51,10 +47,6 @@ export interface ProviderSettings {
   readonly readCacheMs: number;
   /** How long a bulk batch collects operations, in milliseconds. */
   readonly bulkWindowMs: number;
-}
-
-function isWriteMode(v: string): v is WriteMode {
-  return (WRITE_MODES as readonly string[]).includes(v);
 }
 
 /** Reads the provider's settings: stack config first, then environment variables. */
@@ -75,10 +67,10 @@ export function readSettings(
     else if (s.key === "discord:readCacheMs") readCacheMs = nonNegativeMs(s.key, value);
     else bulkWindowMs = nonNegativeMs(s.key, value);
   }
-  const mode = config?.get(WRITE_MODE.key) ?? env[WRITE_MODE.env] ?? "";
+  const mode = config?.get(WRITE_MODE_SETTING.key) ?? env[WRITE_MODE_SETTING.env] ?? "";
   if (mode !== "" && !isWriteMode(mode)) {
     throw new ConfigurationError(
-      `${WRITE_MODE.key} (or ${WRITE_MODE.env}) must be one of ${WRITE_MODES.join(", ")}, not ${JSON.stringify(mode)}`,
+      `${WRITE_MODE_SETTING.key} (or ${WRITE_MODE_SETTING.env}) must be one of ${WRITE_MODES.join(", ")}, not ${JSON.stringify(mode)}`,
     );
   }
   return {

@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { GlobalCommand, GuildCommand } from "../../sdk/resources";
-import { claimName, resetRegistry } from "../../sdk/registry";
+import { claimName, releaseGroups, resetRegistry } from "../../sdk/registry";
 
 const APP = "1300000000000000001";
 const GUILD = "1300000000000000002";
@@ -94,6 +94,52 @@ describe("program-wide checks", () => {
     claim("pending", "ping", { guild: unknownGuild });
     const known = await settle(claim("known", "pong", { guild: GUILD }));
     expect(known).toEqual({ value: "pong" });
+  });
+
+  describe("the order claims are handed to the engine", () => {
+    const w = (name: string, seq: number, scope: string) => ({ name, seq, scope });
+    // Declared: the global ones, then guild A's, then guild B's (seq: program order),
+    // settled in another order.
+    const waiters = [
+      w("b0", 5, "B"),
+      w("g2", 2, "global"),
+      w("a1", 4, "A"),
+      w("g0", 0, "global"),
+      w("a0", 3, "A"),
+      w("g1", 1, "global"),
+    ];
+    const names = (groups: { name: string }[][]) => groups.map((g) => g.map((x) => x.name));
+
+    test("per-command mode: one at a time, program order within a scope, the scopes in turn", () => {
+      expect(names(releaseGroups(waiters, "per-command"))).toEqual([
+        ["g0"],
+        ["a0"],
+        ["b0"],
+        ["g1"],
+        ["a1"],
+        ["g2"],
+      ]);
+    });
+
+    test("bulk mode: a scope at a time, all its commands together", () => {
+      expect(names(releaseGroups(waiters, "bulk"))).toEqual([
+        ["g0", "g1", "g2"],
+        ["a0", "a1"],
+        ["b0"],
+      ]);
+    });
+  });
+
+  test("every claim of a program is released once, whatever the order it settled in", async () => {
+    const names = ["g0", "g1", "a0", "b0", "a1", "g2"];
+    const guilds = [undefined, undefined, GUILD, OTHER_GUILD, GUILD, undefined];
+    const results = await Promise.all(
+      names.map((n, i) => {
+        const guild = guilds[i];
+        return settle(claim(n, n, guild === undefined ? {} : { guild }));
+      }),
+    );
+    expect(results.map((r) => r.value)).toEqual(names);
   });
 
   test("101 CHAT_INPUT commands in one scope", async () => {

@@ -116,6 +116,11 @@ function builderSet() {
   return { echo, moderation, report, profile };
 }
 
+/** Resolves once the mocks have recorded every resource's registration (its id is known). */
+function registered(resources: readonly pulumi.CustomResource[]): Promise<unknown> {
+  return new Promise((resolve) => pulumi.all(resources.map((r) => r.id)).apply(resolve));
+}
+
 /** The command fields a resource sent (its SDK args), as the wire body the provider sends. */
 function wireOf(name: string, scope: "global" | "guild"): object {
   const inputs = sent.get(name);
@@ -129,10 +134,11 @@ function wireOf(name: string, scope: "global" | "guild"): object {
 describe("builder bodies declare the same commands", () => {
   test("global: slash with localizations, choices, subcommand groups; both context menus", async () => {
     const set = builderSet();
-    for (const [name, builder] of Object.entries(set)) {
-      GlobalCommand.fromJSON(name, builder.toJSON(), undefined, { applicationId: APP });
-    }
-    await new Promise((r) => setTimeout(r, 50)); // let the mocks record the registrations
+    await registered(
+      Object.entries(set).map(([name, builder]) =>
+        GlobalCommand.fromJSON(name, builder.toJSON(), undefined, { applicationId: APP }),
+      ),
+    );
     for (const [name, builder] of Object.entries(set)) {
       expect([name, diffCommandFields(builder.toJSON(), wireOf(name, "global"))]).toEqual([
         name,
@@ -156,9 +162,10 @@ describe("builder bodies declare the same commands", () => {
   test("guild: the guild and application come from args", async () => {
     const { report } = builderSet();
     const slash = new SlashCommandBuilder().setName("ping").setDescription("Ping");
-    GuildCommand.fromJSON("ping", slash.toJSON(), { guildId: GUILD, applicationId: APP });
-    GuildCommand.fromJSON("report", report.toJSON(), { guildId: GUILD, applicationId: APP });
-    await new Promise((r) => setTimeout(r, 50));
+    await registered([
+      GuildCommand.fromJSON("ping", slash.toJSON(), { guildId: GUILD, applicationId: APP }),
+      GuildCommand.fromJSON("report", report.toJSON(), { guildId: GUILD, applicationId: APP }),
+    ]);
     expect(sent.get("ping")).toMatchObject({ guildId: GUILD, applicationId: APP, name: "ping" });
     expect(diffCommandFields(report.toJSON(), wireOf("report", "guild"))).toEqual([]);
   });
