@@ -11,7 +11,9 @@
  *    tools that ignore the commands they do not know do);
  * each with wall time, requests, 429s and how many of the 5 other commands survived.
  * Then the engine's own cost: `up` of the same 100 commands with rate limits off against
- * `up` of 100 no-op dynamic resources (medians of 5 alternating runs). Then, on the per-command stack: a no-op `up`, a
+ * `up` of 100 no-op dynamic resources, and of 100 no-op resources with a command's
+ * properties (what the engine and SDK cost per property, without this package's code);
+ * medians of 5 alternating runs. Then, on the per-command stack: a no-op `up`, a
  * `preview`, a `preview --refresh`, and the state file's size.
  *
  *   npm run bench          (about 5 minutes: per-command creates wait on the rate limit)
@@ -68,6 +70,36 @@ const provider: pulumi.dynamic.ResourceProvider = {
   },
 };
 for (let i = 0; i < ${PER_SCOPE * 2}; i++) new pulumi.dynamic.Resource(provider, \`noop-\${i}\`, {}, undefined, "Noop");
+`;
+
+/**
+ * The no-op resource with the properties a command resource registers (its arguments, the
+ * hidden inputs, and the outputs the provider sets): what the engine and the SDK cost for
+ * such a resource, without any of this package's code.
+ */
+const shapedNoopProgram = `
+import * as pulumi from "@pulumi/pulumi";
+const provider: pulumi.dynamic.ResourceProvider = {
+  async create(inputs) {
+    return { id: String(Date.now()), outs: { ...inputs, version: "1", adopted: false } };
+  },
+};
+for (let i = 0; i < ${PER_SCOPE * 2}; i++) {
+  new pulumi.dynamic.Resource(
+    provider,
+    \`noop-\${i}\`,
+    {
+      name: \`command\${i}\`,
+      description: \`Command \${i}\`,
+      applicationId: "1300000000000000001",
+      __programProblems: undefined,
+      version: undefined,
+      adopted: undefined,
+    },
+    undefined,
+    "Noop",
+  );
+}
 `;
 
 function log(line: string): void {
@@ -368,39 +400,44 @@ async function main(): Promise<void> {
  */
 async function engineOverhead(): Promise<string> {
   const noopSeconds: number[] = [];
+  const shapedSeconds: number[] = [];
   const commandSeconds: number[] = [];
   for (let round = 0; round < OVERHEAD_ROUNDS; round++) {
     const noop = new PulumiProgram(`bench-noop-${round}`, { "index.ts": noopProgram });
+    const shaped = new PulumiProgram(`bench-shaped-${round}`, { "index.ts": shapedNoopProgram });
     const unlimited = await startEmulator({ port: 0, rateLimits: false });
     const fast = await commandsStack(unlimited, `bench-unlimited-${round}`);
     try {
       await noop.stack("bench");
-      const base = await timed(
-        noop,
-        `baseline ${round + 1}: up of 100 no-op dynamic resources`,
-        UP,
+      await shaped.stack("bench");
+      const n = round + 1;
+      noopSeconds.push(
+        (await timed(noop, `baseline ${n}: 100 no-op dynamic resources`, UP)).seconds,
       );
-      const commands = await timed(
-        fast,
-        `up ${round + 1} of 100 new commands, rate limits off`,
-        UP,
+      shapedSeconds.push(
+        (await timed(shaped, `baseline ${n}: 100 no-op resources shaped like commands`, UP))
+          .seconds,
       );
-      noopSeconds.push(base.seconds);
-      commandSeconds.push(commands.seconds);
+      commandSeconds.push(
+        (await timed(fast, `up ${n} of 100 new commands, rate limits off`, UP)).seconds,
+      );
     } finally {
       noop.cleanup();
+      shaped.cleanup();
       fast.cleanup();
       await unlimited.close();
     }
   }
   const base = median(noopSeconds);
+  const shapedBase = median(shapedSeconds);
   const commands = median(commandSeconds);
   const all = (xs: number[]): string => xs.map((x) => x.toFixed(1)).join(", ");
-  return (
-    `  up, 100 commands, rate limits off: median ${commands.toFixed(1)} s (${all(commandSeconds)}); ` +
-    `100 no-op dynamic resources: median ${base.toFixed(1)} s (${all(noopSeconds)}); ` +
-    `engine overhead ratio ${(commands / base).toFixed(2)}x`
-  );
+  return [
+    `  up, 100 commands, rate limits off: median ${commands.toFixed(1)} s (${all(commandSeconds)})`,
+    `  100 no-op dynamic resources: median ${base.toFixed(1)} s (${all(noopSeconds)})`,
+    `  100 no-op dynamic resources with a command's properties: median ${shapedBase.toFixed(1)} s (${all(shapedSeconds)})`,
+    `  engine overhead ratio ${(commands / base).toFixed(2)}x; against the shaped no-op ${(commands / shapedBase).toFixed(2)}x`,
+  ].join("\n");
 }
 
 function median(xs: readonly number[]): number {
