@@ -227,8 +227,13 @@ export function claimCommand(
     };
     const reg = registry();
     reg.claims.push(claim);
+    // Waits before it settles, so that the last claim to settle is released in its turn too.
+    const settledAll = everyClaimSettled(
+      seq,
+      `${claim.applicationId}/${claim.guildId ?? "global"}`,
+    );
     settle();
-    await everyClaimSettled(seq, `${claim.applicationId}/${claim.guildId ?? "global"}`);
+    await settledAll;
     const problems = problemsOf(claim, reg.claims);
     return { name: n, problems: problems.length > 0 ? problems.join("\n") : undefined };
   });
