@@ -127,13 +127,17 @@ test("up killed mid-deployment, then run again, converges with no orphan and no 
   const exited = new Promise<void>((resolve) => cli.on("close", () => resolve()));
 
   // The client sends one create at a time (one rate-limit bucket). Kill once the third
-  // create took effect, its answer held back, and the state recorded the first two.
+  // create took effect, its answer held back, the state recorded the first two, and the
+  // engine began every other create (recorded as pending: the registrations reach the
+  // engine one after another, so on a loaded machine the last may come a moment later).
   await until("three creates applied", () => emu.control.commands().length === 3);
-  await until(
-    "two creates in the state",
-    () =>
-      fs.existsSync(prog.stateFile("dev")) && commandResources(readState(prog, "dev")).length === 2,
-  );
+  await until("two creates in the state and the others begun", () => {
+    if (!fs.existsSync(prog.stateFile("dev"))) return false;
+    const state = readState(prog, "dev");
+    return (
+      commandResources(state).length === 2 && state.pendingOperations.length === NAMES.length - 2
+    );
+  });
   const tree = [cli.pid ?? 0, ...descendants(cli.pid ?? 0)];
   for (const pid of tree) killQuietly(pid);
   await exited;
