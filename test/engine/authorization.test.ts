@@ -15,14 +15,17 @@ import type { RunningEmulator } from "../../emulator";
 import { DEFAULTS } from "../../emulator";
 import type { PulumiProgram } from "../../scripts/pulumiProgram";
 import { PROJECT_ROOT } from "../../scripts/toolchain";
-import { emulator, exampleProgram, setConfig } from "../examples/helpers";
+import {
+  emulator,
+  livePermissions as permissionsOf,
+  PERMISSIONS_EXAMPLE_IDS,
+  permissionsExample,
+} from "../examples/helpers";
 
 jest.setTimeout(900_000);
 
 const DAY_MS = 24 * 3600 * 1000;
-const ROLE = "1300000000000000004";
-const USER = "1300000000000000003";
-const CHANNEL = "1300000000000000005";
+const { role: ROLE, user: USER } = PERMISSIONS_EXAMPLE_IDS;
 
 interface CommandRun {
   readonly code: number | null;
@@ -113,29 +116,14 @@ describe("authorize, then keep permissions converging without a person", () => {
   const outputs: string[] = [];
   const seen = new Set<string>();
 
-  const livePermissions = () =>
-    emu.control.state().permissions as unknown as {
-      id: string;
-      permissions: { id: string; type: number; permission: boolean }[];
-    }[];
+  const livePermissions = () => permissionsOf(emu);
 
   beforeAll(async () => {
     emu = await emulator();
-    prog = exampleProgram("permissions");
-    await prog.stack("dev");
-    await setConfig(
-      prog,
-      "dev",
-      {
-        "discord:apiUrl": emu.url,
-        "discord:applicationId": emu.applicationId,
-        guildId: emu.guildId,
-        moderatorRoleId: ROLE,
-        ownerUserId: USER,
-        botChannelId: CHANNEL,
-      },
-      { "discord:botToken": emu.botToken, "discord:clientSecret": emu.clientSecret },
-    );
+    prog = await permissionsExample(emu, {
+      "discord:botToken": emu.botToken,
+      "discord:clientSecret": emu.clientSecret,
+    });
   });
   afterAll(async () => {
     prog.cleanup();

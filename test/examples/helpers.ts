@@ -65,3 +65,48 @@ export interface LiveCommand {
 export function liveCommands(emu: RunningEmulator): LiveCommand[] {
   return emu.control.state().commands as unknown as LiveCommand[];
 }
+
+/** A command's overwrites as the emulator's control API shows them. */
+export interface LivePermissions {
+  readonly id: string;
+  readonly guild_id: string;
+  readonly permissions: { id: string; type: number; permission: boolean }[];
+}
+
+export function livePermissions(emu: RunningEmulator): LivePermissions[] {
+  return emu.control.state().permissions as unknown as LivePermissions[];
+}
+
+/** The role, user and channel of the emulator's default guild that examples/permissions uses. */
+export const PERMISSIONS_EXAMPLE_IDS = {
+  role: "1300000000000000004",
+  user: "1300000000000000003",
+  channel: "1300000000000000005",
+} as const;
+
+/**
+ * examples/permissions as a stack `dev` against `emu`: its plain settings, and the
+ * secrets the test gives (a Bearer token, or what `discord-commands authorize` needs).
+ */
+export async function permissionsExample(
+  emu: RunningEmulator,
+  secrets: Record<string, string>,
+): Promise<PulumiProgram> {
+  const prog = exampleProgram("permissions");
+  await prog.stack("dev");
+  const { role, user, channel } = PERMISSIONS_EXAMPLE_IDS;
+  await setConfig(
+    prog,
+    "dev",
+    {
+      "discord:apiUrl": emu.url,
+      "discord:applicationId": emu.applicationId,
+      guildId: emu.guildId,
+      moderatorRoleId: role,
+      ownerUserId: user,
+      botChannelId: channel,
+    },
+    secrets,
+  );
+  return prog;
+}

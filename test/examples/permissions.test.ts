@@ -4,45 +4,32 @@
  * Bearer token from stack config; destroy empties them.
  */
 import type { RunningEmulator } from "../../emulator";
+import type { LivePermissions } from "./helpers";
 import type { PulumiProgram } from "../../scripts/pulumiProgram";
-import { emulator, exampleProgram, liveCommands, setConfig } from "./helpers";
+import {
+  emulator,
+  liveCommands,
+  livePermissions as permissionsOf,
+  PERMISSIONS_EXAMPLE_IDS,
+  permissionsExample,
+} from "./helpers";
 
 jest.setTimeout(300_000);
 
-interface LivePermissions {
-  readonly id: string;
-  readonly guild_id: string;
-  readonly permissions: { id: string; type: number; permission: boolean }[];
-}
-
-const ROLE = "1300000000000000004";
-const USER = "1300000000000000003";
-const CHANNEL = "1300000000000000005";
+const { role: ROLE, user: USER, channel: CHANNEL } = PERMISSIONS_EXAMPLE_IDS;
 
 describe("examples/permissions", () => {
   let emu: RunningEmulator;
   let prog: PulumiProgram;
 
-  const livePermissions = (): LivePermissions[] =>
-    emu.control.state().permissions as unknown as LivePermissions[];
+  const livePermissions = () => permissionsOf(emu);
 
   beforeAll(async () => {
     emu = await emulator();
-    prog = exampleProgram("permissions");
-    await prog.stack("dev");
-    await setConfig(
-      prog,
-      "dev",
-      {
-        "discord:apiUrl": emu.url,
-        "discord:applicationId": emu.applicationId,
-        guildId: emu.guildId,
-        moderatorRoleId: ROLE,
-        ownerUserId: USER,
-        botChannelId: CHANNEL,
-      },
-      { "discord:botToken": emu.botToken, "discord:bearerToken": emu.userBearerToken },
-    );
+    prog = await permissionsExample(emu, {
+      "discord:botToken": emu.botToken,
+      "discord:bearerToken": emu.userBearerToken,
+    });
   });
   afterAll(async () => {
     prog.cleanup();
