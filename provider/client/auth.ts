@@ -8,9 +8,9 @@
  * Secrets live in `#private` fields only, so `util.inspect` and `JSON.stringify` of a
  * Credentials object (or anything holding one) never print them.
  */
+import { z } from "zod";
 import { Routes } from "../routes";
 import type { RouteDef } from "../routes";
-import { isRecord } from "../schema";
 import {
   ConfigurationError,
   HttpError,
@@ -363,25 +363,33 @@ export async function refreshUserToken(
     }
     throw err;
   }
-  const access = isRecord(data) ? data["access_token"] : undefined;
-  const refresh = isRecord(data) ? data["refresh_token"] : undefined;
-  const expiresIn = isRecord(data) ? data["expires_in"] : undefined;
-  if (
-    typeof access !== "string" ||
-    access === "" ||
-    typeof expiresIn !== "number" ||
-    !(expiresIn > 0)
-  ) {
+  const reply = TokenReply.safeParse(data);
+  if (!reply.success) {
     throw new ConfigurationError(
       "the token endpoint's refresh reply lacks access_token and expires_in",
     );
   }
+  const { access_token: accessToken, refresh_token: refresh, expires_in: expiresInS } = reply.data;
   return {
-    accessToken: access,
+    accessToken,
     refreshToken: typeof refresh === "string" && refresh !== "" ? refresh : undefined,
-    expiresInS: expiresIn,
+    expiresInS,
   };
 }
+
+/**
+ * The token endpoint's reply (docs/topics/oauth2, "Access Token Response"): a Bearer
+ * access token and its lifetime; a refresh token for the code and refresh grants.
+ */
+const TokenReply = z.object({
+  access_token: z.string().min(1),
+  expires_in: z.number().positive(),
+  refresh_token: z.string().nullish(),
+  token_type: z
+    .string()
+    .refine((t) => t.toLowerCase() === "bearer")
+    .optional(),
+});
 
 /** Which credential a route needs: `basic` is the client id and secret of the token exchange. */
 export type AuthMode = CredentialKind | "basic";
@@ -404,16 +412,8 @@ export function clientCredentialsForm(): URLSearchParams {
 
 /** Reads the token endpoint's reply; throws an HttpError when it lacks a Bearer token. */
 export function parseTokenReply(status: number, data: unknown): AccessToken {
-  const accessToken = isRecord(data) ? data["access_token"] : undefined;
-  const expiresIn = isRecord(data) ? data["expires_in"] : undefined;
-  const tokenType = isRecord(data) ? data["token_type"] : undefined;
-  if (
-    typeof accessToken !== "string" ||
-    accessToken === "" ||
-    typeof expiresIn !== "number" ||
-    !(expiresIn > 0) ||
-    (typeof tokenType === "string" && tokenType.toLowerCase() !== "bearer")
-  ) {
+  const reply = TokenReply.safeParse(data);
+  if (!reply.success) {
     const info = { method: "POST", route: Routes.oauth2Token.template, path: "/oauth2/token" };
     throw new HttpError(
       info,
@@ -422,5 +422,5 @@ export function parseTokenReply(status: number, data: unknown): AccessToken {
       "the token endpoint's reply lacks a Bearer access_token and expires_in",
     );
   }
-  return { accessToken, expiresInS: expiresIn };
+  return { accessToken: reply.data.access_token, expiresInS: reply.data.expires_in };
 }

@@ -1,5 +1,6 @@
 import type { ClientConfig } from "../../provider/client";
 import { CommandsApi, ConfigurationError, ServiceApiError } from "../../provider/client";
+import { parseTokenReply } from "../../provider/client/auth";
 import type { WirePermissionsBody } from "../../provider/client";
 import type { Recorded, Reply, ScriptedServer } from "./scriptedServer";
 import { FakeClock, wireCommand, useScriptedServer } from "./scriptedServer";
@@ -173,5 +174,28 @@ describe("missing credentials fail before any request", () => {
       ConfigurationError,
     );
     expect(server.hits).toHaveLength(1);
+  });
+});
+
+describe("the token endpoint's reply (one schema for every grant)", () => {
+  test("a reply without a Bearer access token or a lifetime is refused, naming what it lacks", () => {
+    for (const reply of [
+      { access_token: "t" },
+      { expires_in: 3600 },
+      { access_token: "", expires_in: 3600 },
+      { access_token: "t", expires_in: 0 },
+      { access_token: "t", expires_in: 3600, token_type: "mac" },
+      "not json",
+    ]) {
+      expect(() => parseTokenReply(200, reply)).toThrow(
+        "the token endpoint's reply lacks a Bearer access_token and expires_in",
+      );
+    }
+  });
+
+  test("a Bearer reply gives the token and its lifetime, whatever the case of its type", () => {
+    expect(
+      parseTokenReply(200, { access_token: "t", expires_in: 604800, token_type: "Bearer" }),
+    ).toEqual({ accessToken: "t", expiresInS: 604800 });
   });
 });
