@@ -27,8 +27,8 @@
  * The list carries every field the endpoint accepts or the service is known to keep
  * there (`nsfw` in a guild bulk body: blank in the spec's table, kept by the service;
  * emulator/README.md). A field the answer still lost is restored after the PUT by a
- * PATCH of only that field, for the commands concerned; the entry point is deleted on
- * its own (a PUT that leaves it out is refused with 50240).
+ * PATCH of only that field, for the commands concerned. The entry point is deleted on
+ * its own (a PUT that leaves it out is refused with 50240), in its batch, before the PUT.
  *
  * Failure: when the PUT fails, every operation of the batch fails with the service's
  * error (the PUT is all or nothing on the service; the engine records none of them).
@@ -40,6 +40,7 @@ import {
   acceptedIn,
   CANONICAL_COMMAND_FIELDS,
   carriedIn,
+  CommandType,
   COMMAND_FIELDS,
   canonicalCommand,
   diffCommandFields,
@@ -253,17 +254,36 @@ async function runBatch(queue: ScopeQueue, batch: Pending[]): Promise<void> {
       }
     }
     // A delete of an id that a create or update of this batch holds would delete a live
-    // command (names swapped); the original is gone already. Otherwise it leaves the list.
+    // command (names swapped); the original is gone already. Otherwise it leaves the list,
+    // except the entry point: a PUT that leaves it out is refused (50240, "delete it
+    // separately"), so it is deleted on its own first.
     const removed = new Set<string>();
+    const deletedOnItsOwn = new Set<string>();
     for (const p of deletes) {
       if (p.op.kind !== "delete") continue;
       const entry = byId.get(p.op.id);
-      if (entry !== undefined && entry.waiting.length === 0) removed.add(p.op.id);
+      if (entry === undefined || entry.waiting.length > 0) continue;
+      if (entry.intended["type"] === CommandType.PRIMARY_ENTRY_POINT) {
+        try {
+          await client().deleteGlobalCommand(applicationId, p.op.id);
+        } catch (error) {
+          fail(p, error);
+          continue;
+        }
+        // The cached list still holds it: the next batch must not carry it back.
+        invalidateScope(applicationId, guildId);
+        deletedOnItsOwn.add(p.op.id);
+        continue;
+      }
+      removed.add(p.op.id);
     }
-    const list = entries.filter((e) => e.id === undefined || !removed.has(e.id));
+    const list = entries.filter(
+      (e) => e.id === undefined || !(removed.has(e.id) || deletedOnItsOwn.has(e.id)),
+    );
     if (removed.size === 0 && list.every((e) => e.waiting.length === 0)) {
       // Nothing left to write (every operation failed, or deletes of commands already gone).
       for (const p of deletes) {
+        if (settled.has(p)) continue;
         settled.add(p);
         p.resolve({ command: undefined, created: false });
       }
@@ -321,6 +341,7 @@ async function runBatch(queue: ScopeQueue, batch: Pending[]): Promise<void> {
     }
     primeScope(applicationId, guildId, final);
     for (const p of deletes) {
+      if (settled.has(p)) continue;
       settled.add(p);
       p.resolve({ command: undefined, created: false });
     }

@@ -13,7 +13,6 @@ import { RateLimitError } from "../client";
 import type { Scope, SchemaIssue } from "../schema";
 import {
   CANONICAL_COMMAND_FIELDS,
-  CommandType,
   diffCommandFields,
   formatPath,
   isSnowflake,
@@ -383,10 +382,7 @@ export function commandProvider(scope: Scope): CommandProvider {
       // An unknown command (404/10063) is already gone: the client answers false, and
       // the delete is done.
       const api = client();
-      // The entry point is deleted on its own even in bulk mode: a bulk overwrite that
-      // leaves it out is refused with 50240 ("delete it separately"; spec, endpoint 6).
-      const entryPoint = props["type"] === CommandType.PRIMARY_ENTRY_POINT;
-      if (settings().writeMode === "bulk" && !entryPoint) {
+      if (settings().writeMode === "bulk") {
         await bulkWrite(applicationId, guildId, { kind: "delete", id });
         return;
       }

@@ -230,6 +230,24 @@ describe("bulk write mode", () => {
     expect(emu.control.commands().filter((c) => c["guild_id"] === undefined)).toEqual([]);
   });
 
+  test("deleting only the managed entry point: one DELETE, no PUT", async () => {
+    await bulkDeployment();
+    emu.control.setActivities(emu.applicationId, true);
+    const adopted = await globalProvider.create(
+      globalInputs(emu, { type: 4, name: "Launch", description: "Launch an activity", handler: 2 }),
+    );
+    await globalProvider.create(globalInputs(emu, slashArgs("g-kept")));
+    await configureAll(emu, { "discord:writeMode": "bulk" }); // the next deployment
+    emu.control.resetLog();
+
+    await globalProvider.delete(adopted.id, adopted.outs);
+    expect(writes(emu).map((e) => `${e.method} ${e.route ?? ""} ${e.status}`)).toEqual([
+      "DELETE deleteGlobalCommand 204",
+    ]);
+    const live = emu.control.commands().filter((c) => c["guild_id"] === undefined);
+    expect(live.map((c) => c["name"])).toEqual(["g-kept"]);
+  });
+
   test("the guild bulk body carries nsfw (blank in the spec's table, kept by the service): no PATCH", async () => {
     await bulkDeployment();
     emu.control.resetLog();
