@@ -10,6 +10,7 @@ import type { ProviderKind } from "./providerModule";
 import { serializedProvider, typeToken } from "./providerModule";
 import { refusePlaintextCredentials } from "./credentials";
 import { claimCommand } from "./registry";
+import { suspendPromiseStacks, withStack } from "./debugStacks";
 
 /** Every field of `T` accepts a plain value, a Promise or an Output (and `undefined` where `T` does). */
 export type Inputs<T> = {
@@ -128,7 +129,14 @@ abstract class CommandResource extends pulumi.CustomResource {
       version: undefined,
       adopted: undefined,
     };
-    super(typeToken(type), name, props, opts);
+    const restore = suspendPromiseStacks();
+    try {
+      super(typeToken(type), name, props, opts);
+    } catch (err) {
+      throw withStack(err, restore);
+    } finally {
+      restore();
+    }
     this.commandId = this.id;
     warnDeprecated(this, args);
   }
@@ -205,12 +213,19 @@ export class GuildCommandPermissions extends pulumi.CustomResource {
       applicationId: args.applicationId ?? DEFAULT_APPLICATION_ID(),
       __provider: serializedProvider("guildCommandPermissions"),
     };
-    super(
-      typeToken("GuildCommandPermissions"),
-      name,
-      props,
-      authorization === undefined ? opts : withDependency(opts, authorization),
-    );
+    const restore = suspendPromiseStacks();
+    try {
+      super(
+        typeToken("GuildCommandPermissions"),
+        name,
+        props,
+        authorization === undefined ? opts : withDependency(opts, authorization),
+      );
+    } catch (err) {
+      throw withStack(err, restore);
+    } finally {
+      restore();
+    }
   }
 }
 
@@ -240,23 +255,30 @@ export class UserAuthorization extends pulumi.CustomResource {
 
   constructor(name: string, opts?: pulumi.CustomResourceOptions) {
     refusePlaintextCredentials();
-    super(
-      typeToken("UserAuthorization"),
-      name,
-      {
-        __provider: serializedProvider("userAuthorization"),
-        accessToken: undefined,
-        refreshToken: undefined,
-        expiresAt: undefined,
-      },
-      {
-        ...opts,
-        additionalSecretOutputs: [
-          ...(opts?.additionalSecretOutputs ?? []),
-          "accessToken",
-          "refreshToken",
-        ],
-      },
-    );
+    const restore = suspendPromiseStacks();
+    try {
+      super(
+        typeToken("UserAuthorization"),
+        name,
+        {
+          __provider: serializedProvider("userAuthorization"),
+          accessToken: undefined,
+          refreshToken: undefined,
+          expiresAt: undefined,
+        },
+        {
+          ...opts,
+          additionalSecretOutputs: [
+            ...(opts?.additionalSecretOutputs ?? []),
+            "accessToken",
+            "refreshToken",
+          ],
+        },
+      );
+    } catch (err) {
+      throw withStack(err, restore);
+    } finally {
+      restore();
+    }
   }
 }

@@ -293,6 +293,22 @@ describe("engine lifecycle: up, no-change preview, drift, recreate, destroy", ()
     );
   });
 
+  test("the state keeps where the program declares each resource", async () => {
+    // Resources are constructed without the SDK's per-promise debug stacks
+    // (sdk/debugStacks.ts); the engine still gets each declaration's place.
+    const state = JSON.parse(fs.readFileSync(prog.stateFile("dev"), "utf8")) as {
+      checkpoint: {
+        latest: { resources: { type: string; stackTrace?: { sourcePosition?: string }[] }[] };
+      };
+    };
+    const ours = state.checkpoint.latest.resources.filter((r) => r.type.includes("discord:"));
+    expect(ours).toHaveLength(RESOURCES - 1);
+    for (const r of ours) {
+      const frames = (r.stackTrace ?? []).map((f) => f.sourcePosition ?? "");
+      expect(frames.filter((f) => /^project:\/\/\/index\.ts#\d+,\d+$/.test(f))).toHaveLength(1);
+    }
+  });
+
   test("a preview right after makes no change and no request at all", async () => {
     emu.control.resetLog();
     expect(await prog.previewSummary()).toEqual({ same: RESOURCES });
