@@ -5,23 +5,13 @@
 import * as pulumi from "@pulumi/pulumi";
 import { GlobalCommand, GuildCommand } from "../../sdk/resources";
 import { claimName, releaseGroups, resetRegistry } from "../../sdk/registry";
+import { useEchoMocks } from "../helpers/pulumiMocks";
 
 const APP = "1300000000000000001";
 const GUILD = "1300000000000000002";
 const OTHER_GUILD = "1300000000000000012";
 
-beforeAll(async () => {
-  await pulumi.runtime.setMocks(
-    {
-      newResource: (args) => ({ id: `${args.name}-id`, state: { ...args.inputs } }),
-      call: (args) => args.inputs,
-    },
-    "project",
-    "stack",
-    true,
-  );
-});
-beforeEach(() => resetRegistry());
+useEchoMocks();
 
 /** The Output's internal promises (all reject when an apply throws). */
 interface OutputInternals<T> {

@@ -4,32 +4,20 @@
  * constructor still has frames, and `PULUMI_DEBUG_PROMISE_LEAKS` keeps them all. Pulumi's
  * mocks stand in for the engine.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { GlobalCommand, GuildCommandPermissions } from "../../sdk/resources";
-import { resetRegistry } from "../../sdk/registry";
+import { registered, useEchoMocks } from "../helpers/pulumiMocks";
 import { suspendPromiseStacks } from "../../sdk/debugStacks";
 
 const APP = "1300000000000000001";
 const GUILD = "1300000000000000002";
 
-beforeAll(async () => {
-  await pulumi.runtime.setMocks(
-    {
-      newResource: (args) => ({ id: `${args.name}-id`, state: { ...args.inputs } }),
-      call: (args) => args.inputs,
-    },
-    "project",
-    "stack",
-    true,
-  );
-});
+useEchoMocks();
 /** Resources made by a test: each test waits for their registration (ids) before it ends. */
 const made: pulumi.CustomResource[] = [];
-beforeEach(() => resetRegistry());
 afterEach(async () => {
   delete process.env["PULUMI_DEBUG_PROMISE_LEAKS"];
-  const ids = made.splice(0).map((r) => r.id);
-  await new Promise((resolve) => pulumi.all(ids).apply(resolve));
+  await registered(made.splice(0));
 });
 
 /** How many stacks with at least one frame `construct` formats, and its result. */

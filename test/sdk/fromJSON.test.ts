@@ -22,6 +22,7 @@ import { diffCommandFields, validateSdkCommand } from "../../provider/schema";
 import { commandArgs } from "../../provider/resources/commandLifecycle";
 import { GlobalCommand, GuildCommand } from "../../sdk/resources";
 import { resetRegistry } from "../../sdk/registry";
+import { registered } from "../helpers/pulumiMocks";
 
 const APP = "1300000000000000001";
 const GUILD = "1300000000000000002";
@@ -114,11 +115,6 @@ function builderSet() {
     .setType(ApplicationCommandType.User)
     .setDefaultMemberPermissions(0n);
   return { echo, moderation, report, profile };
-}
-
-/** Resolves once the mocks have recorded every resource's registration (its id is known). */
-function registered(resources: readonly pulumi.CustomResource[]): Promise<unknown> {
-  return new Promise((resolve) => pulumi.all(resources.map((r) => r.id)).apply(resolve));
 }
 
 /** The command fields a resource sent (its SDK args), as the wire body the provider sends. */
