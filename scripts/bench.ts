@@ -45,6 +45,8 @@ const BULK_RUNS: { windowMs: number; parallel: number | undefined }[] = [
 ];
 /** `npm run bench -- --bulk-only`: the bulk rows and the blind overwrite only. */
 const BULK_ONLY = process.argv.includes("--bulk-only");
+/** `npm run bench -- --bulk-only --default-slots`: the bulk row with the engine's default slots only. */
+const DEFAULT_SLOTS_ONLY = process.argv.includes("--default-slots");
 /** `npm run bench -- --overhead-only`: the engine overhead figures only. */
 const OVERHEAD_ONLY = process.argv.includes("--overhead-only");
 /**
@@ -260,12 +262,33 @@ async function bulkScenario(windowMs: number, parallel: number | undefined): Pro
   try {
     const slots = parallel === undefined ? "default slots" : `--parallel ${parallel}`;
     const args = parallel === undefined ? UP : [...UP, "--parallel", String(parallel)];
+    const startedAt = Date.now();
     const up = await timed(prog, `bulk mode, window ${windowMs} ms, ${slots}: up`, args);
     const batches = fs
       .readFileSync(logFile, "utf8")
       .split("\n")
       .filter((l) => l !== "")
-      .map((l) => JSON.parse(l) as { size: number; spreadMs: number });
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            scope: string;
+            size: number;
+            spreadMs: number;
+            via: string;
+            at: number;
+            heldMs: number;
+          },
+      );
+    // When each batch left, from the start of `up`: seconds, scope (G global, g guild),
+    // operations (P: as POSTs, not a PUT), and the time it was held for the rate limit.
+    const timeline = batches
+      .map(
+        (b) =>
+          `${((b.at - startedAt) / 1000).toFixed(1)} ${b.scope === "global" ? "G" : "g"}${b.size}` +
+          (b.via === "post" ? "P" : "") +
+          (b.heldMs > 50 ? ` (held ${(b.heldMs / 1000).toFixed(1)} s)` : ""),
+      )
+      .join(", ");
     const sizes = batches.map((b) => b.size);
     const spread = Math.max(0, ...batches.map((b) => b.spreadMs));
     return {
@@ -274,7 +297,9 @@ async function bulkScenario(windowMs: number, parallel: number | undefined): Pro
       figures: figures(emu),
       kept: survivors(emu, others),
       live: emu.control.commands().length,
-      note: `${batches.length} batches of ${Math.min(...sizes)}-${Math.max(...sizes)} operations, largest arrival spread ${spread} ms`,
+      note:
+        `${batches.length} batches of ${Math.min(...sizes)}-${Math.max(...sizes)} operations, ` +
+        `largest arrival spread ${spread} ms\n      batches at (s from start): ${timeline}`,
     };
   } finally {
     prog.cleanup();
@@ -334,7 +359,8 @@ async function main(): Promise<void> {
   // 1. Realistic limits, side by side.
   const perCommand = BULK_ONLY ? undefined : await perCommandScenario();
   if (perCommand) rows.push(perCommand.row);
-  for (const run of BULK_RUNS) rows.push(await bulkScenario(run.windowMs, run.parallel));
+  const runs = DEFAULT_SLOTS_ONLY ? BULK_RUNS.filter((r) => r.parallel === undefined) : BULK_RUNS;
+  for (const run of runs) rows.push(await bulkScenario(run.windowMs, run.parallel));
   rows.push(await blindScenario());
   if (perCommand === undefined) {
     printTable(rows);

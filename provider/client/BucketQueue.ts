@@ -47,6 +47,16 @@ export class BucketQueue {
     return this.remaining <= 0 && this.resetAt > now ? this.resetAt - now : 0;
   }
 
+  /**
+   * How many more requests the bucket takes right now without a wait, beyond those
+   * queued: the remaining count while the window lasts, at least 1 once it has reset (the
+   * new window's size is learned from the next answer).
+   */
+  room(now: number): number {
+    const left = this.resetAt > now ? this.remaining : Math.max(this.remaining, 1);
+    return Math.max(0, left - this.#pending);
+  }
+
   /** Records the bucket's state from a response's headers. */
   update(remaining: number | undefined, resetAfterMs: number | undefined, now: number): void {
     if (remaining !== undefined) this.remaining = remaining;

@@ -280,6 +280,12 @@ export class RestClient {
     return this.#limiter.queueFor(def, params).waitMs(this.#options.now());
   }
 
+  /** How many requests of this route its bucket takes right now without a wait. */
+  rateLimitRoom(def: RouteDef, params: RouteParams): number {
+    if (this.#limiter.globalWaitMs() > 0) return 0;
+    return this.#limiter.queueFor(def, params).room(this.#options.now());
+  }
+
   /** Waits for the global pause and the bucket; returns the time waited. */
   async #waitForRateLimits(
     info: RequestInfo,

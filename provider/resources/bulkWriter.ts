@@ -17,12 +17,15 @@
  * default 4 per CPU: 8 on a 2-core machine) and an operation holds its slot until it
  * resolves, so at most that many operations can wait for one PUT; `pulumi up --parallel
  * 100` lets one PUT carry a whole scope. A batch closes `discord:bulkWindowMs` (default
- * 200 ms) after its first operation arrived, and stays open longer while the scope's PUT
- * would wait on its rate limit anyway; operations that arrive after it closed join the
- * next batch. PUTs of one scope never overlap, because each one's list is built from the
- * previous one's answer. (Measured with `npm run bench`: operations of one engine wave
- * arrive spread over 0.2-1.5 s on a loaded 2-core machine; 10 ms and 50 ms windows made
- * more, smaller PUTs than 200 ms. See the README.)
+ * 200 ms) after its first operation arrived; one smaller than the deployment's largest
+ * batch so far stays open while more of it can come (`fillUp`), and a batch stays open
+ * while the scope's PUT would wait on its rate limit anyway, unless it only creates and
+ * the scope's create bucket takes it now, one POST each (`byPost`). Operations that
+ * arrive after a batch closed join the next one. A scope's batches never overlap,
+ * because each PUT's list is built from the previous answer (the POSTs' answers go into
+ * it too). (Measured with `npm run bench`: operations of one engine wave arrive spread
+ * over 0.2-1.5 s on a loaded 2-core machine; 10 ms and 50 ms windows made more, smaller
+ * PUTs than 200 ms. See the README.)
  *
  * The list carries every field the endpoint accepts or the service is known to keep
  * there (`nsfw` in a guild bulk body: blank in the spec's table, kept by the service;
@@ -81,6 +84,7 @@ interface Pending {
 }
 
 interface ScopeQueue {
+  readonly key: string;
   readonly applicationId: string;
   readonly guildId: string | undefined;
   pending: Pending[];
@@ -98,21 +102,33 @@ export interface BulkStats {
   largestBatch: number;
   /** Largest time between the first and last arrival of one batch's operations, ms. */
   largestArrivalSpreadMs: number;
+  /** Batches of creates sent as POSTs (see byPost). */
+  postBatches: number;
 }
 
 const KEY = Symbol.for("pulumi-discord-commands.bulkWriter");
-type GlobalWithQueues = typeof globalThis & {
-  [KEY]?: { queues: Map<string, ScopeQueue>; stats: BulkStats };
-};
+interface Shared {
+  queues: Map<string, ScopeQueue>;
+  stats: BulkStats;
+  /** The scopes whose batch is being written (taken from the queue, not yet answered). */
+  inProgress: Set<string>;
+}
+type GlobalWithQueues = typeof globalThis & { [KEY]?: Shared };
 
-function shared(): { queues: Map<string, ScopeQueue>; stats: BulkStats } {
+function shared(): Shared {
   const g = globalThis as GlobalWithQueues;
-  g[KEY] ??= { queues: new Map(), stats: emptyStats() };
+  g[KEY] ??= { queues: new Map(), stats: emptyStats(), inProgress: new Set() };
   return g[KEY];
 }
 
 function emptyStats(): BulkStats {
-  return { batches: 0, operations: 0, largestBatch: 0, largestArrivalSpreadMs: 0 };
+  return {
+    batches: 0,
+    operations: 0,
+    largestBatch: 0,
+    largestArrivalSpreadMs: 0,
+    postBatches: 0,
+  };
 }
 
 export function bulkStats(): BulkStats {
@@ -121,6 +137,7 @@ export function bulkStats(): BulkStats {
 
 export function resetBulkWriter(): void {
   shared().queues.clear();
+  shared().inProgress.clear();
   shared().stats = emptyStats();
 }
 
@@ -134,7 +151,7 @@ export function bulkWrite(
   const queues = shared().queues;
   let q = queues.get(key);
   if (q === undefined) {
-    q = { applicationId, guildId, pending: [], scheduled: false, tail: Promise.resolve() };
+    q = { key, applicationId, guildId, pending: [], scheduled: false, tail: Promise.resolve() };
     queues.set(key, q);
   }
   const queue = q;
@@ -144,10 +161,21 @@ export function bulkWrite(
     queue.scheduled = true;
     setTimeout(() => {
       queue.tail = queue.tail.then(async () => {
+        const holdStart = Date.now();
+        await fillUp(queue);
         await roomForPut(queue);
         queue.scheduled = false;
         const batch = queue.pending.splice(0);
-        return batch.length === 0 ? undefined : runBatch(queue, batch);
+        if (batch.length === 0) return;
+        const { inProgress } = shared();
+        inProgress.add(queue.key);
+        try {
+          await (byPost(queue, batch)
+            ? runPosts(queue, batch)
+            : runBatch(queue, batch, Date.now() - holdStart));
+        } finally {
+          inProgress.delete(queue.key);
+        }
       });
     }, settings().bulkWindowMs);
   });
@@ -159,15 +187,10 @@ export function bulkWrite(
  * (A wait past the client's budget is left to the client, which fails the PUT.)
  */
 async function roomForPut(queue: ScopeQueue): Promise<void> {
-  const rest = client().rest;
-  const route =
-    queue.guildId === undefined
-      ? Routes.bulkOverwriteGlobalCommands
-      : Routes.bulkOverwriteGuildCommands;
-  const params: Record<string, string> = { applicationId: queue.applicationId };
-  if (queue.guildId !== undefined) params["guildId"] = queue.guildId;
+  // Creates that can go by POST now need not wait for the PUT (see byPost).
+  if (byPost(queue, queue.pending)) return;
   for (let waited = 0; waited < MAX_HOLD_MS;) {
-    const ms = rest.rateLimitWaitMs(route, params);
+    const ms = putWaitMs(queue);
     if (ms <= 0) return;
     const step = Math.min(ms, MAX_HOLD_MS - waited);
     await new Promise((resolve) => setTimeout(resolve, step));
@@ -177,6 +200,149 @@ async function roomForPut(queue: ScopeQueue): Promise<void> {
 
 /** Longest a batch is held open for the rate limit. */
 const MAX_HOLD_MS = 30_000;
+
+function routeParams(queue: ScopeQueue): Record<string, string> {
+  const params: Record<string, string> = { applicationId: queue.applicationId };
+  if (queue.guildId !== undefined) params["guildId"] = queue.guildId;
+  return params;
+}
+
+/**
+ * Whether a batch goes as one POST per command instead of a PUT: when it only creates,
+ * the scope's PUT would wait for its rate limit (5 per 5 s), and the scope's create
+ * bucket (5 per 20 s, which bulk mode leaves unused otherwise) takes them all now. Held
+ * for the PUT instead, those creates kept their engine slots for up to 5 s, and the
+ * stragglers of a wave (one or two creates that reach the provider after their wave's
+ * PUT) each spent one of the next window's PUTs. A POST is an upsert by name like the
+ * PUT's list entry, and touches no other command.
+ */
+function byPost(queue: ScopeQueue, batch: readonly Pending[]): boolean {
+  if (batch.length === 0 || batch.some((p) => p.op.kind !== "create")) return false;
+  if (putWaitMs(queue) <= 0) return false;
+  const post = queue.guildId === undefined ? Routes.createGlobalCommand : Routes.createGuildCommand;
+  return batch.length <= client().rest.rateLimitRoom(post, routeParams(queue));
+}
+
+/**
+ * The batch's creates, one POST each. The scope's cached list (the next PUT's base) gets
+ * each created command; if any POST failed, the list is read again before the next PUT
+ * (a lost answer may hide a command the service made, which a PUT without it would delete).
+ */
+async function runPosts(queue: ScopeQueue, batch: Pending[]): Promise<void> {
+  const { applicationId, guildId } = queue;
+  logBatch(queue, batch, 0, "post");
+  const api = client();
+  const results = await Promise.allSettled(
+    batch.map((p) => {
+      const body = (p.op as { body: WireCommandBody }).body;
+      return guildId === undefined
+        ? api.createGlobalCommand(applicationId, body)
+        : api.createGuildCommand(applicationId, guildId, body);
+    }),
+  );
+  const made: WireCommand[] = [];
+  results.forEach((r, i) => {
+    const p = batch[i] as Pending;
+    if (r.status === "fulfilled") {
+      made.push(r.value.command);
+      p.resolve({ command: r.value.command, created: r.value.created });
+    } else {
+      p.reject(r.reason);
+    }
+  });
+  if (made.length < batch.length) {
+    invalidateScope(applicationId, guildId);
+    return;
+  }
+  const live = await scopeCommands(applicationId, guildId).catch(() => undefined);
+  if (live === undefined) return;
+  const list = new Map(live);
+  for (const c of made) list.set(c.id, c);
+  primeScope(applicationId, guildId, [...list.values()]);
+}
+
+/**
+ * Keeps a batch that holds fewer operations than the largest batch of this deployment so
+ * far (about the engine's parallel slots) open while more can come: the slots are shared
+ * by every scope, and the operations of one engine wave reach the provider split between
+ * two scopes in most waves (7 of one and 1 of the other, seen with 8 slots: the engine
+ * takes registrations sent a moment apart in either order). Sent at once, the small batch
+ * spent one of its scope's 5 PUTs per 5 s on one command. So the small side waits while
+ * another scope's larger batch is pending or being written (its answer frees the slots
+ * that bring the rest of the small side), then one window for those arrivals; it goes
+ * when it is the largest, when every operation of the wave is here (nothing more can
+ * come), or after one window of its own. Bounded by MAX_FILL_MS.
+ */
+async function fillUp(queue: ScopeQueue): Promise<void> {
+  const started = Date.now();
+  let extended = false;
+  let waitedForOther = false;
+  while (Date.now() - started < MAX_FILL_MS) {
+    const { queues, inProgress, stats } = shared();
+    const mine = queue.pending.length;
+    if (mine === 0 || mine >= stats.largestBatch) return;
+    const others = [...queues.values()].filter((q) => q !== queue);
+    const otherFirst = others.some(
+      (q) => inProgress.has(q.key) || (q.pending.length > mine && putWaitMs(q) <= 0),
+    );
+    if (otherFirst) {
+      waitedForOther = true;
+      await sleep(FILL_POLL_MS);
+      continue;
+    }
+    if (waitedForOther) {
+      waitedForOther = false;
+      extended = true;
+      await sleep(settings().bulkWindowMs);
+      continue;
+    }
+    const here = others.reduce((n, q) => n + q.pending.length, mine);
+    if (extended || here >= stats.largestBatch) return;
+    extended = true;
+    await sleep(settings().bulkWindowMs);
+  }
+}
+
+const FILL_POLL_MS = 10;
+const MAX_FILL_MS = 3_000;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function putWaitMs(queue: ScopeQueue): number {
+  const route =
+    queue.guildId === undefined
+      ? Routes.bulkOverwriteGlobalCommands
+      : Routes.bulkOverwriteGuildCommands;
+  return client().rest.rateLimitWaitMs(route, routeParams(queue));
+}
+
+/** Counts a batch in the stats and, with `DISCORD_BULK_LOG` set, logs it. */
+function logBatch(queue: ScopeQueue, batch: readonly Pending[], heldMs: number, via: string): void {
+  const stats = shared().stats;
+  stats.batches++;
+  stats.operations += batch.length;
+  stats.largestBatch = Math.max(stats.largestBatch, batch.length);
+  if (via === "post") stats.postBatches++;
+  const arrivals = batch.map((p) => p.arrivedAt);
+  const spreadMs = Math.max(...arrivals) - Math.min(...arrivals);
+  stats.largestArrivalSpreadMs = Math.max(stats.largestArrivalSpreadMs, spreadMs);
+  const logFile = process.env["DISCORD_BULK_LOG"];
+  if (logFile === undefined || logFile === "") return;
+  // One JSON line per batch (no ids, no credentials): how the window and the engine's
+  // parallel slots shape the batches (the bench reads it).
+  const line = {
+    scope: queue.guildId === undefined ? "global" : "guild",
+    size: batch.length,
+    spreadMs,
+    via,
+    /** When the batch left (epoch ms), and how long it was held for the rate limit. */
+    at: Date.now(),
+    heldMs,
+  };
+  fs.appendFileSync(logFile, `${JSON.stringify(line)}\n`);
+}
 
 /** One command of the list the PUT sends. */
 interface Entry {
@@ -189,27 +355,10 @@ interface Entry {
   readonly created: boolean;
 }
 
-async function runBatch(queue: ScopeQueue, batch: Pending[]): Promise<void> {
+async function runBatch(queue: ScopeQueue, batch: Pending[], heldMs = 0): Promise<void> {
   const { applicationId, guildId } = queue;
   const scope: Scope = guildId === undefined ? "global" : "guild";
-  const stats = shared().stats;
-  stats.batches++;
-  stats.operations += batch.length;
-  stats.largestBatch = Math.max(stats.largestBatch, batch.length);
-  const arrivals = batch.map((p) => p.arrivedAt);
-  const spreadMs = Math.max(...arrivals) - Math.min(...arrivals);
-  stats.largestArrivalSpreadMs = Math.max(stats.largestArrivalSpreadMs, spreadMs);
-  const logFile = process.env["DISCORD_BULK_LOG"];
-  if (logFile !== undefined && logFile !== "") {
-    // One JSON line per batch (no ids, no credentials): how the window and the engine's
-    // parallel slots shape the batches (the bench reads it).
-    const line = {
-      scope: guildId === undefined ? "global" : "guild",
-      size: batch.length,
-      spreadMs,
-    };
-    fs.appendFileSync(logFile, `${JSON.stringify(line)}\n`);
-  }
+  logBatch(queue, batch, heldMs, "put");
 
   const settled = new Set<Pending>();
   const fail = (p: Pending, error: unknown): void => {

@@ -5,6 +5,7 @@
  * operation with the service's error and changes nothing.
  */
 import type { RunningEmulator } from "../../emulator";
+import { RateLimitConfig } from "../../emulator";
 import { Api, rec, str } from "../emulator/helpers";
 import type { Bag } from "./helpers";
 import {
@@ -350,5 +351,77 @@ describe("bulk mode, an update of a command deleted outside the stack", () => {
     );
     expect(String(err)).toContain("pulumi refresh");
     expect(writes(emu).length).toBe(0);
+  });
+});
+
+describe("bulk mode under the engine's shared parallel slots", () => {
+  let own: RunningEmulator;
+  beforeAll(async () => {
+    own = await setup();
+  });
+  afterAll(() => teardown(own));
+  beforeEach(async () => {
+    own.control.reset();
+    own.control.setRateLimits(false);
+    resetBulkWriter();
+    await configureAll(own, { "discord:writeMode": "bulk" });
+  });
+  const names = (scope: "guild" | "global"): string[] =>
+    own.control
+      .commands()
+      .filter((c) => (scope === "guild" ? c["guild_id"] === own.guildId : !c["guild_id"]))
+      .map((c) => str(c["name"]))
+      .sort();
+
+  test("the small side of a wave split between two scopes waits for the rest of its side: one PUT each", async () => {
+    // The deployment's first batch: 4 operations (the engine's slots, as far as it knows).
+    await Promise.all(
+      ["w0", "w1", "w2", "w3"].map((n) => guildProvider.create(guildInputs(own, slashArgs(n)))),
+    );
+    own.control.resetLog();
+    // A wave of 4 split 3 global + 1 guild; when the global PUT answers, its 3 slots bring
+    // the rest of the guild's side.
+    const guildFirst = guildProvider.create(guildInputs(own, slashArgs("g0")));
+    await Promise.all(
+      ["a", "b", "c"].map((n) => globalProvider.create(globalInputs(own, slashArgs(n)))),
+    );
+    await Promise.all([
+      guildFirst,
+      ...["g1", "g2", "g3"].map((n) => guildProvider.create(guildInputs(own, slashArgs(n)))),
+    ]);
+    expect(requests(own, "PUT").map((e) => e.route)).toEqual([
+      "bulkOverwriteGlobalCommands",
+      "bulkOverwriteGuildCommands",
+    ]);
+    expect(names("guild")).toEqual(["g0", "g1", "g2", "g3", "w0", "w1", "w2", "w3"]);
+    expect(names("global")).toEqual(["a", "b", "c"]);
+  });
+
+  test("creates whose PUT would wait for its rate limit go as POSTs; the next PUT keeps them", async () => {
+    own.control.setRateLimits(
+      RateLimitConfig.parse({ routeDefault: { limit: 1, windowMs: 1500 } }),
+    );
+    await guildProvider.create(guildInputs(own, slashArgs("first")));
+    expect(requests(own, "PUT")).toHaveLength(1);
+    // The guild's overwrite bucket is spent for 1.5 s: these go at once, by POST.
+    const started = Date.now();
+    await guildProvider.create(guildInputs(own, slashArgs("posted1")));
+    await Promise.all(
+      ["posted2", "posted3"].map((n) => guildProvider.create(guildInputs(own, slashArgs(n)))),
+    );
+    expect(Date.now() - started).toBeLessThan(1_200);
+    expect(requests(own, "POST").map((e) => e.status)).toEqual([201, 201, 201]);
+    expect(requests(own, "PUT")).toHaveLength(1);
+    // An update waits for the PUT, whose list carries the POSTed commands (built from the
+    // cache the POSTs' answers went into: no second list GET).
+    const live = own.control.commands().find((c) => c["name"] === "first");
+    await guildProvider.update(
+      str(live?.["id"]),
+      guildInputs(own, slashArgs("first")),
+      guildInputs(own, slashArgs("first", { description: "Changed" })),
+    );
+    expect(requests(own, "PUT")).toHaveLength(2);
+    expect(requests(own, "GET")).toHaveLength(1);
+    expect(names("guild")).toEqual(["first", "posted1", "posted2", "posted3"]);
   });
 });

@@ -111,8 +111,22 @@ describe("program-wide checks", () => {
       ]);
     });
 
-    test("bulk mode: a scope at a time, all its commands together", () => {
+    test("bulk mode, slots unknown: a scope at a time, all its commands together", () => {
       expect(names(releaseGroups(waiters, "bulk"))).toEqual([
+        ["g0", "g1", "g2"],
+        ["a0", "a1"],
+        ["b0"],
+      ]);
+    });
+
+    test("bulk mode: as many of one scope as the engine has slots, the scopes in turn", () => {
+      expect(names(releaseGroups(waiters, "bulk", 2))).toEqual([
+        ["g0", "g1"],
+        ["a0", "a1"],
+        ["b0"],
+        ["g2"],
+      ]);
+      expect(names(releaseGroups(waiters, "bulk", 100))).toEqual([
         ["g0", "g1", "g2"],
         ["a0", "a1"],
         ["b0"],
