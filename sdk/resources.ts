@@ -80,7 +80,29 @@ function argsFromJSON(resource: string, name: string, body: unknown, scope: Scop
   throw new Error(`${resource}.fromJSON("${name}"): invalid command body:\n${lines.join("\n")}`);
 }
 
-abstract class CommandResource extends pulumi.CustomResource {
+/**
+ * Every resource of this package: constructed without Pulumi's per-promise debug stacks
+ * (debugStacks.ts), the one place that says so.
+ */
+abstract class PackageResource extends pulumi.CustomResource {
+  protected constructor(
+    type: string,
+    name: string,
+    props: pulumi.Inputs,
+    opts: pulumi.CustomResourceOptions | undefined,
+  ) {
+    const restore = suspendPromiseStacks();
+    try {
+      super(typeToken(type), name, props, opts);
+    } catch (err) {
+      throw withStack(err, restore);
+    } finally {
+      restore();
+    }
+  }
+}
+
+abstract class CommandResource extends PackageResource {
   /**
    * The command's id, assigned by the service: the resource's `id` itself. Not the output
    * property of the same name: in the preview of an in-place update the engine knows the
@@ -129,14 +151,7 @@ abstract class CommandResource extends pulumi.CustomResource {
       version: undefined,
       adopted: undefined,
     };
-    const restore = suspendPromiseStacks();
-    try {
-      super(typeToken(type), name, props, opts);
-    } catch (err) {
-      throw withStack(err, restore);
-    } finally {
-      restore();
-    }
+    super(type, name, props, opts);
     this.commandId = this.id;
     warnDeprecated(this, args);
   }
@@ -195,7 +210,7 @@ export class GuildCommand extends CommandResource {
  * `commandId`, the app-wide defaults for commands without their own. Needs a user's
  * Bearer token (`discord:bearerToken`). Destroying it empties the list.
  */
-export class GuildCommandPermissions extends pulumi.CustomResource {
+export class GuildCommandPermissions extends PackageResource {
   declare readonly guildId: pulumi.Output<string>;
   declare readonly commandId: pulumi.Output<string>;
   declare readonly applicationId: pulumi.Output<string>;
@@ -213,19 +228,12 @@ export class GuildCommandPermissions extends pulumi.CustomResource {
       applicationId: args.applicationId ?? DEFAULT_APPLICATION_ID(),
       __provider: serializedProvider("guildCommandPermissions"),
     };
-    const restore = suspendPromiseStacks();
-    try {
-      super(
-        typeToken("GuildCommandPermissions"),
-        name,
-        props,
-        authorization === undefined ? opts : withDependency(opts, authorization),
-      );
-    } catch (err) {
-      throw withStack(err, restore);
-    } finally {
-      restore();
-    }
+    super(
+      "GuildCommandPermissions",
+      name,
+      props,
+      authorization === undefined ? opts : withDependency(opts, authorization),
+    );
   }
 }
 
@@ -249,36 +257,29 @@ function withDependency(
  * it as `authorization` to every `GuildCommandPermissions`. Needs `discord:clientId`
  * (and `discord:clientSecret` for a confidential application) to refresh.
  */
-export class UserAuthorization extends pulumi.CustomResource {
+export class UserAuthorization extends PackageResource {
   /** When the kept access token expires (epoch ms), when known. */
   declare readonly expiresAt: pulumi.Output<number | null>;
 
   constructor(name: string, opts?: pulumi.CustomResourceOptions) {
     refusePlaintextCredentials();
-    const restore = suspendPromiseStacks();
-    try {
-      super(
-        typeToken("UserAuthorization"),
-        name,
-        {
-          __provider: serializedProvider("userAuthorization"),
-          accessToken: undefined,
-          refreshToken: undefined,
-          expiresAt: undefined,
-        },
-        {
-          ...opts,
-          additionalSecretOutputs: [
-            ...(opts?.additionalSecretOutputs ?? []),
-            "accessToken",
-            "refreshToken",
-          ],
-        },
-      );
-    } catch (err) {
-      throw withStack(err, restore);
-    } finally {
-      restore();
-    }
+    super(
+      "UserAuthorization",
+      name,
+      {
+        __provider: serializedProvider("userAuthorization"),
+        accessToken: undefined,
+        refreshToken: undefined,
+        expiresAt: undefined,
+      },
+      {
+        ...opts,
+        additionalSecretOutputs: [
+          ...(opts?.additionalSecretOutputs ?? []),
+          "accessToken",
+          "refreshToken",
+        ],
+      },
+    );
   }
 }

@@ -37,6 +37,7 @@
  * error (the PUT is all or nothing on the service; the engine records none of them).
  */
 import * as fs from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { WireCommand, WireCommandBody, WireCommandPatch } from "../client";
 import type { CanonicalCommandField, CommandField, Scope, Where } from "../schema";
 import {
@@ -51,7 +52,7 @@ import {
 } from "../schema";
 import { Routes } from "../routes";
 import { client, settings } from "./providerProcess";
-import { invalidateScope, primeScope, scopeCommands } from "./scopeCache";
+import { addToScope, invalidateScope, primeScope, scopeCommands } from "./scopeCache";
 
 export type BulkOperation =
   | { readonly kind: "create"; readonly body: WireCommandBody }
@@ -102,8 +103,6 @@ export interface BulkStats {
   largestBatch: number;
   /** Largest time between the first and last arrival of one batch's operations, ms. */
   largestArrivalSpreadMs: number;
-  /** Batches of creates sent as POSTs (see byPost). */
-  postBatches: number;
 }
 
 const KEY = Symbol.for("pulumi-discord-commands.bulkWriter");
@@ -122,13 +121,7 @@ function shared(): Shared {
 }
 
 function emptyStats(): BulkStats {
-  return {
-    batches: 0,
-    operations: 0,
-    largestBatch: 0,
-    largestArrivalSpreadMs: 0,
-    postBatches: 0,
-  };
+  return { batches: 0, operations: 0, largestBatch: 0, largestArrivalSpreadMs: 0 };
 }
 
 export function bulkStats(): BulkStats {
@@ -193,7 +186,7 @@ async function roomForPut(queue: ScopeQueue): Promise<void> {
     const ms = putWaitMs(queue);
     if (ms <= 0) return;
     const step = Math.min(ms, MAX_HOLD_MS - waited);
-    await new Promise((resolve) => setTimeout(resolve, step));
+    await sleep(step);
     waited += step;
   }
 }
@@ -250,15 +243,8 @@ async function runPosts(queue: ScopeQueue, batch: Pending[]): Promise<void> {
       p.reject(r.reason);
     }
   });
-  if (made.length < batch.length) {
-    invalidateScope(applicationId, guildId);
-    return;
-  }
-  const live = await scopeCommands(applicationId, guildId).catch(() => undefined);
-  if (live === undefined) return;
-  const list = new Map(live);
-  for (const c of made) list.set(c.id, c);
-  primeScope(applicationId, guildId, [...list.values()]);
+  if (made.length < batch.length) invalidateScope(applicationId, guildId);
+  else addToScope(applicationId, guildId, made);
 }
 
 /**
@@ -306,10 +292,6 @@ async function fillUp(queue: ScopeQueue): Promise<void> {
 const FILL_POLL_MS = 10;
 const MAX_FILL_MS = 3_000;
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 function putWaitMs(queue: ScopeQueue): number {
   const route =
     queue.guildId === undefined
@@ -319,12 +301,16 @@ function putWaitMs(queue: ScopeQueue): number {
 }
 
 /** Counts a batch in the stats and, with `DISCORD_BULK_LOG` set, logs it. */
-function logBatch(queue: ScopeQueue, batch: readonly Pending[], heldMs: number, via: string): void {
+function logBatch(
+  queue: ScopeQueue,
+  batch: readonly Pending[],
+  heldMs: number,
+  via: "put" | "post",
+): void {
   const stats = shared().stats;
   stats.batches++;
   stats.operations += batch.length;
   stats.largestBatch = Math.max(stats.largestBatch, batch.length);
-  if (via === "post") stats.postBatches++;
   const arrivals = batch.map((p) => p.arrivedAt);
   const spreadMs = Math.max(...arrivals) - Math.min(...arrivals);
   stats.largestArrivalSpreadMs = Math.max(stats.largestArrivalSpreadMs, spreadMs);

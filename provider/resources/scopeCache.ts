@@ -130,6 +130,30 @@ export function primeScope(
   caches().commands.set(scopeKey(applicationId, guildId), entry);
 }
 
+/**
+ * After creates by POST in bulk mode: a finished list gets the created commands (the next
+ * PUT is built from it); a list still loading may predate them, so it is dropped.
+ */
+export function addToScope(
+  applicationId: string,
+  guildId: string | undefined,
+  created: readonly WireCommand[],
+): void {
+  const key = scopeKey(applicationId, guildId);
+  const entry = caches().commands.get(key);
+  if (entry === undefined) return;
+  if (entry.settledAt === undefined) {
+    caches().commands.delete(key);
+    return;
+  }
+  caches().commands.set(key, {
+    promise: entry.promise.then(
+      (live) => new Map([...live, ...created.map((c) => [c.id, c] as const)]),
+    ),
+    settledAt: entry.settledAt,
+  });
+}
+
 /** Called after every write to a scope. */
 export function invalidateScope(applicationId: string, guildId: string | undefined): void {
   caches().commands.delete(scopeKey(applicationId, guildId));
