@@ -3,14 +3,14 @@
  * Pulumi TypeScript program that declares them (cli/importProgram.ts writes it).
  *
  * The service's URL and credentials are the provider's environment variables
- * (provider/resources/providerProcess.ts `readSettings`), so the one configuration that
+ * (provider/resources/settings.ts `readSettings`), so the one configuration that
  * runs `pulumi up` runs the import too. Only reads are made: list endpoints, one per
  * scope (and one per guild for `--permissions`).
  */
 import util from "node:util";
 import type { ClientConfig } from "../provider/client";
 import { ConfigurationError, createCommandsClient } from "../provider/client";
-import { readSettings } from "../provider/resources/providerProcess";
+import { readSettings } from "../provider/resources/settings";
 import { isSnowflake } from "../provider/schema";
 import type { ImportSource, LiveScope } from "./importProgram";
 import { declarationsOf, renderJson, renderProgram } from "./importProgram";

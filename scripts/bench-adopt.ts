@@ -12,10 +12,8 @@ import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
 import { importCommands, parseImportArgs } from "../cli/import";
 import type { ImportDeclarations } from "../cli/importProgram";
-import { provider as globalProvider } from "../provider/resources/globalCommand";
-import { provider as guildProvider } from "../provider/resources/guildCommand";
-import { resetProcessState } from "../provider/resources/providerProcess";
-import { clearScopeCaches } from "../provider/resources/scopeCache";
+import { commandProvider } from "../provider/resources/commandLifecycle";
+import { ProviderRuntime } from "../provider/resources/runtime";
 
 const PER_SCOPE = 20;
 const PARALLEL = 8; // `pulumi up`'s default on these machines (design: "Parallel slots")
@@ -45,8 +43,9 @@ async function createAll(
   decls: ImportDeclarations,
   edit: (args: Record<string, unknown>) => Record<string, unknown>,
 ): Promise<{ ms: number; writes: number; gets: number; adopted: number }> {
-  resetProcessState();
-  clearScopeCaches();
+  const runtime = new ProviderRuntime();
+  const globalProvider = commandProvider("global", runtime);
+  const guildProvider = commandProvider("guild", runtime);
   const config = {
     get: (key: string): string | undefined =>
       ({
@@ -71,6 +70,7 @@ async function createAll(
       }
     }),
   );
+  await runtime.close();
   const log = emu.requestLog();
   return {
     ms: Date.now() - started,

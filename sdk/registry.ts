@@ -20,63 +20,14 @@
  * resource not yet created) are checked at `up`, when they are known.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { CommandType, commandsPerScope } from "../provider/schema";
+import { CommandType } from "../provider/schema";
+import type { Claim } from "../provider/resources/claims";
+import { problemsOf } from "../provider/resources/claims";
+
+export type { Claim } from "../provider/resources/claims";
+export { problemsOf } from "../provider/resources/claims";
 import type { WriteMode } from "../provider/writeMode";
 import { WRITE_MODE_SETTING } from "../provider/writeMode";
-
-export interface Claim {
-  readonly resource: string;
-  readonly applicationId: string;
-  /** Guild id, or undefined for the global scope. */
-  readonly guildId: string | undefined;
-  readonly type: number;
-  readonly name: string;
-}
-
-const TYPE_NAMES: Record<number, string> = Object.fromEntries(
-  Object.entries(CommandType).map(([k, v]) => [v, k]),
-);
-
-function scopeLabel(c: Claim): string {
-  return c.guildId === undefined
-    ? `the global scope of application ${c.applicationId}`
-    : `guild ${c.guildId} of application ${c.applicationId}`;
-}
-
-const sameScope = (a: Claim, b: Claim): boolean =>
-  a.applicationId === b.applicationId && a.guildId === b.guildId;
-
-/** The problems one claim takes part in, given every claim known so far. */
-export function problemsOf(claim: Claim, all: readonly Claim[]): string[] {
-  const problems: string[] = [];
-  const typeName = TYPE_NAMES[claim.type] ?? `type ${claim.type}`;
-  if (claim.guildId !== undefined && claim.type === CommandType.PRIMARY_ENTRY_POINT) {
-    problems.push(
-      `resource '${claim.resource}' declares a PRIMARY_ENTRY_POINT command in guild ${claim.guildId}: ` +
-        "entry points exist only in the global scope",
-    );
-  }
-  const twins = all.filter(
-    (c) => sameScope(c, claim) && c.type === claim.type && c.name === claim.name,
-  );
-  if (twins.length > 1) {
-    problems.push(
-      `resources ${twins.map((c) => `'${c.resource}'`).join(", ")} all declare the ${typeName} command ` +
-        `'${claim.name}' in ${scopeLabel(claim)}: names are unique per application, type and scope, ` +
-        "and creating an existing name overwrites it",
-    );
-  }
-  // The one limits table; a guild's 0 entry points is the problem reported above.
-  const limit = commandsPerScope(claim.type, claim.guildId === undefined ? "global" : "guild");
-  const sameType = all.filter((c) => sameScope(c, claim) && c.type === claim.type);
-  if (limit > 0 && sameType.length > limit) {
-    problems.push(
-      `${sameType.length} ${typeName} commands in ${scopeLabel(claim)} (the limit is ${limit}): ` +
-        sameType.map((c) => `'${c.resource}'`).join(", "),
-    );
-  }
-  return problems;
-}
 
 /** The program's claims, and how many registered claims have not settled yet. */
 interface Registry {
@@ -96,15 +47,18 @@ interface Waiter {
   readonly wake: () => void;
 }
 
-// On globalThis: a program that loads the SDK twice (two copies in node_modules) still
-// has one registry.
-const KEY = Symbol.for("pulumi-discord-commands.registry");
-type GlobalWithRegistry = typeof globalThis & { [KEY]?: Registry };
+function emptyRegistry(): Registry {
+  return { claims: [], unsettled: 0, registered: 0, waiters: [] };
+}
+
+/**
+ * The program's registry: one per copy of the SDK the program loads (a program with two
+ * copies in node_modules checks each copy's resources apart).
+ */
+let current: Registry = emptyRegistry();
 
 function registry(): Registry {
-  const g = globalThis as GlobalWithRegistry;
-  g[KEY] ??= { claims: [], unsettled: 0, registered: 0, waiters: [] };
-  return g[KEY];
+  return current;
 }
 
 /**
@@ -299,6 +253,5 @@ export function claimName(
 
 /** For unit tests of the registry. */
 export function resetRegistry(): void {
-  const g = globalThis as GlobalWithRegistry;
-  delete g[KEY];
+  current = emptyRegistry();
 }

@@ -37,8 +37,7 @@
  * error (the PUT is all or nothing on the service; the engine records none of them).
  */
 import * as fs from "node:fs";
-import { setTimeout as sleep } from "node:timers/promises";
-import type { WireCommand, WireCommandBody, WireCommandPatch } from "../client";
+import type { CommandsApi, WireCommand, WireCommandBody, WireCommandPatch } from "../client";
 import type { CanonicalCommandField, CommandField, Scope, Where } from "../schema";
 import {
   acceptedIn,
@@ -51,8 +50,9 @@ import {
   patchBody,
 } from "../schema";
 import { Routes } from "../routes";
-import { client, settings } from "./providerProcess";
-import { addToScope, invalidateScope, primeScope, scopeCommands } from "./scopeCache";
+import type { Clock } from "./clock";
+import type { ScopeCache } from "./scopeCache";
+import type { ProviderSettings } from "./settings";
 
 export type BulkOperation =
   | { readonly kind: "create"; readonly body: WireCommandBody }
@@ -105,229 +105,386 @@ export interface BulkStats {
   largestArrivalSpreadMs: number;
 }
 
-const KEY = Symbol.for("pulumi-discord-commands.bulkWriter");
-interface Shared {
-  queues: Map<string, ScopeQueue>;
-  stats: BulkStats;
-  /** The scopes whose batch is being written (taken from the queue, not yet answered). */
-  inProgress: Set<string>;
-}
-type GlobalWithQueues = typeof globalThis & { [KEY]?: Shared };
-
-function shared(): Shared {
-  const g = globalThis as GlobalWithQueues;
-  g[KEY] ??= { queues: new Map(), stats: emptyStats(), inProgress: new Set() };
-  return g[KEY];
+/** What the bulk writer needs of the provider runtime. */
+export interface BulkRuntime {
+  readonly client: CommandsApi;
+  readonly settings: ProviderSettings;
+  readonly clock: Clock;
+  readonly scopes: ScopeCache;
 }
 
 function emptyStats(): BulkStats {
   return { batches: 0, operations: 0, largestBatch: 0, largestArrivalSpreadMs: 0 };
 }
 
-export function bulkStats(): BulkStats {
-  return { ...shared().stats };
-}
+/** The bulk queues of one provider runtime: one per (application, scope). */
+export class BulkWriter {
+  private readonly queues = new Map<string, ScopeQueue>();
+  /** The scopes whose batch is being written (taken from the queue, not yet answered). */
+  private readonly inProgress = new Set<string>();
+  private counts: BulkStats = emptyStats();
+  /** `DISCORD_BULK_LOG` could not be written (said once, then batches go unlogged). */
+  private logFailed = false;
 
-export function resetBulkWriter(): void {
-  shared().queues.clear();
-  shared().inProgress.clear();
-  shared().stats = emptyStats();
-}
+  constructor(private readonly rt: BulkRuntime) {}
 
-/** Queues one operation for its scope's next bulk overwrite; resolves when that PUT is done. */
-export function bulkWrite(
-  applicationId: string,
-  guildId: string | undefined,
-  op: BulkOperation,
-): Promise<BulkResult> {
-  const key = `${applicationId}/${guildId ?? "global"}`;
-  const queues = shared().queues;
-  let q = queues.get(key);
-  if (q === undefined) {
-    q = { key, applicationId, guildId, pending: [], scheduled: false, tail: Promise.resolve() };
-    queues.set(key, q);
+  stats(): BulkStats {
+    return { ...this.counts };
   }
-  const queue = q;
-  return new Promise<BulkResult>((resolve, reject) => {
-    queue.pending.push({ op, arrivedAt: Date.now(), resolve, reject });
-    if (queue.scheduled) return;
-    queue.scheduled = true;
-    setTimeout(() => {
-      queue.tail = queue.tail.then(async () => {
-        const holdStart = Date.now();
-        await fillUp(queue);
-        await roomForPut(queue);
-        queue.scheduled = false;
-        const batch = queue.pending.splice(0);
-        if (batch.length === 0) return;
-        const { inProgress } = shared();
-        inProgress.add(queue.key);
-        try {
-          await (byPost(queue, batch)
-            ? runPosts(queue, batch)
-            : runBatch(queue, batch, Date.now() - holdStart));
-        } finally {
-          inProgress.delete(queue.key);
-        }
+
+  /** Queues one operation for its scope's next bulk overwrite; resolves when that PUT is done. */
+  write(
+    applicationId: string,
+    guildId: string | undefined,
+    op: BulkOperation,
+  ): Promise<BulkResult> {
+    const key = `${applicationId}/${guildId ?? "global"}`;
+    let q = this.queues.get(key);
+    if (q === undefined) {
+      q = { key, applicationId, guildId, pending: [], scheduled: false, tail: Promise.resolve() };
+      this.queues.set(key, q);
+    }
+    const queue = q;
+    return new Promise<BulkResult>((resolve, reject) => {
+      queue.pending.push({ op, arrivedAt: this.rt.clock.now(), resolve, reject });
+      if (queue.scheduled) return;
+      queue.scheduled = true;
+      void this.rt.clock.sleep(this.rt.settings.bulkWindowMs).then(() => {
+        queue.tail = queue.tail.then(() => this.drain(queue));
       });
-    }, settings().bulkWindowMs);
-  });
-}
-
-/**
- * Waits while the scope's PUT would wait for its rate limit anyway: the batch stays open
- * meanwhile, so operations that arrive then go in this PUT rather than the next one.
- * (A wait past the client's budget is left to the client, which fails the PUT.)
- */
-async function roomForPut(queue: ScopeQueue): Promise<void> {
-  // Creates that can go by POST now need not wait for the PUT (see byPost).
-  if (byPost(queue, queue.pending)) return;
-  for (let waited = 0; waited < MAX_HOLD_MS;) {
-    const ms = putWaitMs(queue);
-    if (ms <= 0) return;
-    const step = Math.min(ms, MAX_HOLD_MS - waited);
-    await sleep(step);
-    waited += step;
+    });
   }
-}
 
-/** Longest a batch is held open for the rate limit. */
-const MAX_HOLD_MS = 30_000;
-
-function routeParams(queue: ScopeQueue): Record<string, string> {
-  const params: Record<string, string> = { applicationId: queue.applicationId };
-  if (queue.guildId !== undefined) params["guildId"] = queue.guildId;
-  return params;
-}
-
-/**
- * Whether a batch goes as one POST per command instead of a PUT: when it only creates,
- * the scope's PUT would wait for its rate limit (5 per 5 s), and the scope's create
- * bucket (5 per 20 s, which bulk mode leaves unused otherwise) takes them all now. Held
- * for the PUT instead, those creates kept their engine slots for up to 5 s, and the
- * stragglers of a wave (one or two creates that reach the provider after their wave's
- * PUT) each spent one of the next window's PUTs. A POST is an upsert by name like the
- * PUT's list entry, and touches no other command.
- */
-function byPost(queue: ScopeQueue, batch: readonly Pending[]): boolean {
-  if (batch.length === 0 || batch.some((p) => p.op.kind !== "create")) return false;
-  if (putWaitMs(queue) <= 0) return false;
-  const post = queue.guildId === undefined ? Routes.createGlobalCommand : Routes.createGuildCommand;
-  return batch.length <= client().rest.rateLimitRoom(post, routeParams(queue));
-}
-
-/**
- * The batch's creates, one POST each. The scope's cached list (the next PUT's base) gets
- * each created command; if any POST failed, the list is read again before the next PUT
- * (a lost answer may hide a command the service made, which a PUT without it would delete).
- */
-async function runPosts(queue: ScopeQueue, batch: Pending[]): Promise<void> {
-  const { applicationId, guildId } = queue;
-  logBatch(queue, batch, 0, "post");
-  const api = client();
-  const results = await Promise.allSettled(
-    batch.map((p) => {
-      const body = (p.op as { body: WireCommandBody }).body;
-      return guildId === undefined
-        ? api.createGlobalCommand(applicationId, body)
-        : api.createGuildCommand(applicationId, guildId, body);
-    }),
-  );
-  const made: WireCommand[] = [];
-  results.forEach((r, i) => {
-    const p = batch[i] as Pending;
-    if (r.status === "fulfilled") {
-      made.push(r.value.command);
-      p.resolve({ command: r.value.command, created: r.value.created });
-    } else {
-      p.reject(r.reason);
+  /**
+   * Writes the scope's pending operations as one batch. Never rejects: whatever fails
+   * fails the operations it took (or, before it took them, the pending ones), and the
+   * scope's next batch still runs. (A rejected `tail` skipped every later batch of the
+   * scope, whose operations then waited forever.)
+   */
+  private async drain(queue: ScopeQueue): Promise<void> {
+    let batch: Pending[] | undefined;
+    try {
+      const holdStart = this.rt.clock.now();
+      await this.fillUp(queue);
+      await this.roomForPut(queue);
+      queue.scheduled = false;
+      batch = queue.pending.splice(0);
+      if (batch.length === 0) return;
+      this.inProgress.add(queue.key);
+      try {
+        await (this.byPost(queue, batch)
+          ? this.runPosts(queue, batch)
+          : this.runBatch(queue, batch, this.rt.clock.now() - holdStart));
+      } finally {
+        this.inProgress.delete(queue.key);
+      }
+    } catch (error) {
+      if (batch === undefined) {
+        queue.scheduled = false;
+        batch = queue.pending.splice(0);
+      }
+      // Settled operations ignore a second settlement.
+      for (const p of batch) p.reject(error);
     }
-  });
-  if (made.length < batch.length) invalidateScope(applicationId, guildId);
-  else addToScope(applicationId, guildId, made);
-}
+  }
 
-/**
- * Keeps a batch that holds fewer operations than the largest batch of this deployment so
- * far (about the engine's parallel slots) open while more can come: the slots are shared
- * by every scope, and the operations of one engine wave reach the provider split between
- * two scopes in most waves (7 of one and 1 of the other, seen with 8 slots: the engine
- * takes registrations sent a moment apart in either order). Sent at once, the small batch
- * spent one of its scope's 5 PUTs per 5 s on one command. So the small side waits while
- * another scope's larger batch is pending or being written (its answer frees the slots
- * that bring the rest of the small side), then one window for those arrivals; it goes
- * when it is the largest, when every operation of the wave is here (nothing more can
- * come), or after one window of its own. Bounded by MAX_FILL_MS.
- */
-async function fillUp(queue: ScopeQueue): Promise<void> {
-  const started = Date.now();
-  let extended = false;
-  let waitedForOther = false;
-  while (Date.now() - started < MAX_FILL_MS) {
-    const { queues, inProgress, stats } = shared();
-    const mine = queue.pending.length;
-    if (mine === 0 || mine >= stats.largestBatch) return;
-    const others = [...queues.values()].filter((q) => q !== queue);
-    const otherFirst = others.some(
-      (q) => inProgress.has(q.key) || (q.pending.length > mine && putWaitMs(q) <= 0),
+  /**
+   * Waits while the scope's PUT would wait for its rate limit anyway: the batch stays open
+   * meanwhile, so operations that arrive then go in this PUT rather than the next one.
+   * (A wait past the client's budget is left to the client, which fails the PUT.)
+   */
+  private async roomForPut(queue: ScopeQueue): Promise<void> {
+    // Creates that can go by POST now need not wait for the PUT (see byPost).
+    if (this.byPost(queue, queue.pending)) return;
+    for (let waited = 0; waited < MAX_HOLD_MS;) {
+      const ms = this.putWaitMs(queue);
+      if (ms <= 0) return;
+      const step = Math.min(ms, MAX_HOLD_MS - waited);
+      await this.rt.clock.sleep(step);
+      waited += step;
+    }
+  }
+
+  /**
+   * Whether a batch goes as one POST per command instead of a PUT: when it only creates,
+   * the scope's PUT would wait for its rate limit (5 per 5 s), and the scope's create
+   * bucket (5 per 20 s, which bulk mode leaves unused otherwise) takes them all now. Held
+   * for the PUT instead, those creates kept their engine slots for up to 5 s, and the
+   * stragglers of a wave (one or two creates that reach the provider after their wave's
+   * PUT) each spent one of the next window's PUTs. A POST is an upsert by name like the
+   * PUT's list entry, and touches no other command.
+   */
+  private byPost(queue: ScopeQueue, batch: readonly Pending[]): boolean {
+    if (batch.length === 0 || batch.some((p) => p.op.kind !== "create")) return false;
+    if (this.putWaitMs(queue) <= 0) return false;
+    const post =
+      queue.guildId === undefined ? Routes.createGlobalCommand : Routes.createGuildCommand;
+    return batch.length <= this.rt.client.rest.rateLimitRoom(post, routeParams(queue));
+  }
+
+  /**
+   * The batch's creates, one POST each. The scope's cached list (the next PUT's base) gets
+   * each created command; if any POST failed, the list is read again before the next PUT
+   * (a lost answer may hide a command the service made, which a PUT without it would delete).
+   */
+  private async runPosts(queue: ScopeQueue, batch: Pending[]): Promise<void> {
+    const { applicationId, guildId } = queue;
+    this.logBatch(queue, batch, 0, "post");
+    const api = this.rt.client;
+    const results = await Promise.allSettled(
+      batch.map((p) => {
+        const body = (p.op as { body: WireCommandBody }).body;
+        return guildId === undefined
+          ? api.createGlobalCommand(applicationId, body)
+          : api.createGuildCommand(applicationId, guildId, body);
+      }),
     );
-    if (otherFirst) {
-      waitedForOther = true;
-      await sleep(FILL_POLL_MS);
-      continue;
-    }
-    if (waitedForOther) {
-      waitedForOther = false;
-      extended = true;
-      await sleep(settings().bulkWindowMs);
-      continue;
-    }
-    const here = others.reduce((n, q) => n + q.pending.length, mine);
-    if (extended || here >= stats.largestBatch) return;
-    extended = true;
-    await sleep(settings().bulkWindowMs);
+    const made: WireCommand[] = [];
+    results.forEach((r, i) => {
+      const p = batch[i] as Pending;
+      if (r.status === "fulfilled") {
+        made.push(r.value.command);
+        p.resolve({ command: r.value.command, created: r.value.created });
+      } else {
+        p.reject(r.reason);
+      }
+    });
+    if (made.length < batch.length) this.rt.scopes.invalidateScope(applicationId, guildId);
+    else this.rt.scopes.addToScope(applicationId, guildId, made);
   }
-}
 
-const FILL_POLL_MS = 10;
-const MAX_FILL_MS = 3_000;
+  /**
+   * Keeps a batch that holds fewer operations than the largest batch of this deployment so
+   * far (about the engine's parallel slots) open while more can come: the slots are shared
+   * by every scope, and the operations of one engine wave reach the provider split between
+   * two scopes in most waves (7 of one and 1 of the other, seen with 8 slots: the engine
+   * takes registrations sent a moment apart in either order). Sent at once, the small batch
+   * spent one of its scope's 5 PUTs per 5 s on one command. So the small side waits while
+   * another scope's larger batch is pending or being written (its answer frees the slots
+   * that bring the rest of the small side), then one window for those arrivals; it goes
+   * when it is the largest, when every operation of the wave is here (nothing more can
+   * come), or after one window of its own. Bounded by MAX_FILL_MS.
+   */
+  private async fillUp(queue: ScopeQueue): Promise<void> {
+    const clock = this.rt.clock;
+    const started = clock.now();
+    let extended = false;
+    let waitedForOther = false;
+    while (clock.now() - started < MAX_FILL_MS) {
+      const mine = queue.pending.length;
+      if (mine === 0 || mine >= this.counts.largestBatch) return;
+      const others = [...this.queues.values()].filter((q) => q !== queue);
+      const otherFirst = others.some(
+        (q) => this.inProgress.has(q.key) || (q.pending.length > mine && this.putWaitMs(q) <= 0),
+      );
+      if (otherFirst) {
+        waitedForOther = true;
+        await clock.sleep(FILL_POLL_MS);
+        continue;
+      }
+      if (waitedForOther) {
+        waitedForOther = false;
+        extended = true;
+        await clock.sleep(this.rt.settings.bulkWindowMs);
+        continue;
+      }
+      const here = others.reduce((n, q) => n + q.pending.length, mine);
+      if (extended || here >= this.counts.largestBatch) return;
+      extended = true;
+      await clock.sleep(this.rt.settings.bulkWindowMs);
+    }
+  }
 
-function putWaitMs(queue: ScopeQueue): number {
-  const route =
-    queue.guildId === undefined
-      ? Routes.bulkOverwriteGlobalCommands
-      : Routes.bulkOverwriteGuildCommands;
-  return client().rest.rateLimitWaitMs(route, routeParams(queue));
-}
+  private putWaitMs(queue: ScopeQueue): number {
+    const route =
+      queue.guildId === undefined
+        ? Routes.bulkOverwriteGlobalCommands
+        : Routes.bulkOverwriteGuildCommands;
+    return this.rt.client.rest.rateLimitWaitMs(route, routeParams(queue));
+  }
 
-/** Counts a batch in the stats and, with `DISCORD_BULK_LOG` set, logs it. */
-function logBatch(
-  queue: ScopeQueue,
-  batch: readonly Pending[],
-  heldMs: number,
-  via: "put" | "post",
-): void {
-  const stats = shared().stats;
-  stats.batches++;
-  stats.operations += batch.length;
-  stats.largestBatch = Math.max(stats.largestBatch, batch.length);
-  const arrivals = batch.map((p) => p.arrivedAt);
-  const spreadMs = Math.max(...arrivals) - Math.min(...arrivals);
-  stats.largestArrivalSpreadMs = Math.max(stats.largestArrivalSpreadMs, spreadMs);
-  const logFile = process.env["DISCORD_BULK_LOG"];
-  if (logFile === undefined || logFile === "") return;
-  // One JSON line per batch (no ids, no credentials): how the window and the engine's
-  // parallel slots shape the batches (the bench reads it).
-  const line = {
-    scope: queue.guildId === undefined ? "global" : "guild",
-    size: batch.length,
-    spreadMs,
-    via,
-    /** When the batch left (epoch ms), and how long it was held for the rate limit. */
-    at: Date.now(),
-    heldMs,
-  };
-  fs.appendFileSync(logFile, `${JSON.stringify(line)}\n`);
+  /** Counts a batch in the stats and, with `DISCORD_BULK_LOG` set, logs it. */
+  private logBatch(
+    queue: ScopeQueue,
+    batch: readonly Pending[],
+    heldMs: number,
+    via: "put" | "post",
+  ): void {
+    const stats = this.counts;
+    stats.batches++;
+    stats.operations += batch.length;
+    stats.largestBatch = Math.max(stats.largestBatch, batch.length);
+    const arrivals = batch.map((p) => p.arrivedAt);
+    const spreadMs = Math.max(...arrivals) - Math.min(...arrivals);
+    stats.largestArrivalSpreadMs = Math.max(stats.largestArrivalSpreadMs, spreadMs);
+    const logFile = process.env["DISCORD_BULK_LOG"];
+    if (logFile === undefined || logFile === "" || this.logFailed) return;
+    // One JSON line per batch (no ids, no credentials): how the window and the engine's
+    // parallel slots shape the batches (the bench reads it).
+    const line = {
+      scope: queue.guildId === undefined ? "global" : "guild",
+      size: batch.length,
+      spreadMs,
+      via,
+      /** When the batch left (epoch ms), and how long it was held for the rate limit. */
+      at: this.rt.clock.now(),
+      heldMs,
+    };
+    try {
+      fs.appendFileSync(logFile, `${JSON.stringify(line)}\n`);
+    } catch (err) {
+      // A diagnostic log must not fail the writes: said once, on the provider's stderr.
+      this.logFailed = true;
+      const reason = err instanceof Error ? err.message : String(err);
+      console.warn(
+        `DISCORD_BULK_LOG: cannot append to ${logFile} (${reason}); batches are not logged`,
+      );
+    }
+  }
+
+  private async runBatch(queue: ScopeQueue, batch: Pending[], heldMs = 0): Promise<void> {
+    const { applicationId, guildId } = queue;
+    const scope: Scope = guildId === undefined ? "global" : "guild";
+    this.logBatch(queue, batch, heldMs, "put");
+
+    const settled = new Set<Pending>();
+    const fail = (p: Pending, error: unknown): void => {
+      settled.add(p);
+      p.reject(error);
+    };
+    try {
+      const live = await this.rt.scopes.scopeCommands(applicationId, guildId);
+      const entries: Entry[] = [...live.values()].map((c) => ({
+        id: c.id,
+        intended: { ...c },
+        waiting: [],
+        created: false,
+      }));
+      const byId = new Map(entries.map((e) => [e.id, e]));
+      const deletes: Pending[] = [];
+
+      for (const p of batch) {
+        const op = p.op;
+        if (op.kind === "delete") {
+          deletes.push(p);
+          continue;
+        }
+        if (op.kind === "update") {
+          const entry = byId.get(op.id);
+          if (entry === undefined) {
+            fail(p, new CommandGoneError(op.id));
+            continue;
+          }
+          entry.intended = applyPatch(entry.intended, op.body);
+          entry.waiting.push(p);
+          continue;
+        }
+        // A create is an upsert by (type, name), as the POST is: it takes over a live command.
+        const body = op.body as Record<string, unknown>;
+        const same = entries.find((e) => sameIdentity(e.intended, body));
+        if (same !== undefined && same.id !== undefined) {
+          same.intended = { ...body };
+          same.waiting.push(p);
+        } else {
+          entries.push({ id: undefined, intended: { ...body }, waiting: [p], created: true });
+        }
+      }
+      // A delete of an id that a create or update of this batch holds would delete a live
+      // command (names swapped); the original is gone already. Otherwise it leaves the list,
+      // except the entry point: a PUT that leaves it out is refused (50240, "delete it
+      // separately"), so it is deleted on its own first.
+      const removed = new Set<string>();
+      const deletedOnItsOwn = new Set<string>();
+      for (const p of deletes) {
+        if (p.op.kind !== "delete") continue;
+        const entry = byId.get(p.op.id);
+        if (entry === undefined || entry.waiting.length > 0) continue;
+        if (entry.intended["type"] === CommandType.PRIMARY_ENTRY_POINT) {
+          try {
+            await this.rt.client.deleteGlobalCommand(applicationId, p.op.id);
+          } catch (error) {
+            fail(p, error);
+            continue;
+          }
+          // The cached list still holds it: the next batch must not carry it back.
+          this.rt.scopes.invalidateScope(applicationId, guildId);
+          deletedOnItsOwn.add(p.op.id);
+          continue;
+        }
+        removed.add(p.op.id);
+      }
+      const list = entries.filter(
+        (e) => e.id === undefined || !(removed.has(e.id) || deletedOnItsOwn.has(e.id)),
+      );
+      if (removed.size === 0 && list.every((e) => e.waiting.length === 0)) {
+        // Nothing left to write (every operation failed, or deletes of commands already gone).
+        for (const p of deletes) {
+          if (settled.has(p)) continue;
+          settled.add(p);
+          p.resolve({ command: undefined, created: false });
+        }
+        return;
+      }
+
+      const where: Where = `${scope}:bulk`;
+      const bodies = list.map((e) => bulkBody(e, scope, where)) as WireCommandBody[];
+      const api = this.rt.client;
+      let answer: WireCommand[];
+      try {
+        answer =
+          guildId === undefined
+            ? await api.bulkOverwriteGlobalCommands(applicationId, bodies)
+            : await api.bulkOverwriteGuildCommands(applicationId, guildId, bodies);
+      } finally {
+        this.rt.scopes.invalidateScope(applicationId, guildId);
+      }
+
+      // Each entry's command in the answer: by id, or for a new one by (type, name).
+      const final: WireCommand[] = [];
+      for (const e of list) {
+        const found =
+          e.id !== undefined
+            ? answer.find((c) => c.id === e.id)
+            : answer.find((c) => sameIdentity(c, e.intended));
+        if (found === undefined) {
+          const error = new Error(
+            `the bulk overwrite of ${scopeName(applicationId, guildId)} answered without ` +
+              `the command ${String(e.intended["name"])}`,
+          );
+          for (const p of e.waiting) fail(p, error);
+          continue;
+        }
+        let command = found;
+        const lost = fieldsTheBodyCannotCarry(e.intended, found, where);
+        if (lost.length > 0) {
+          try {
+            const patch = patchBody(e.intended, lost) as WireCommandPatch;
+            command =
+              guildId === undefined
+                ? await api.editGlobalCommand(applicationId, found.id, patch)
+                : await api.editGuildCommand(applicationId, guildId, found.id, patch);
+          } catch (error) {
+            for (const p of e.waiting) fail(p, error);
+            final.push(found);
+            continue;
+          }
+        }
+        final.push(command);
+        for (const p of e.waiting) {
+          settled.add(p);
+          p.resolve({ command, created: e.created });
+        }
+      }
+      this.rt.scopes.primeScope(applicationId, guildId, final);
+      for (const p of deletes) {
+        if (settled.has(p)) continue;
+        settled.add(p);
+        p.resolve({ command: undefined, created: false });
+      }
+    } catch (error) {
+      for (const p of batch) if (!settled.has(p)) fail(p, error);
+    }
+  }
 }
 
 /** One command of the list the PUT sends. */
@@ -341,148 +498,15 @@ interface Entry {
   readonly created: boolean;
 }
 
-async function runBatch(queue: ScopeQueue, batch: Pending[], heldMs = 0): Promise<void> {
-  const { applicationId, guildId } = queue;
-  const scope: Scope = guildId === undefined ? "global" : "guild";
-  logBatch(queue, batch, heldMs, "put");
+/** Longest a batch is held open for the rate limit. */
+const MAX_HOLD_MS = 30_000;
+const FILL_POLL_MS = 10;
+const MAX_FILL_MS = 3_000;
 
-  const settled = new Set<Pending>();
-  const fail = (p: Pending, error: unknown): void => {
-    settled.add(p);
-    p.reject(error);
-  };
-  try {
-    const live = await scopeCommands(applicationId, guildId);
-    const entries: Entry[] = [...live.values()].map((c) => ({
-      id: c.id,
-      intended: { ...c },
-      waiting: [],
-      created: false,
-    }));
-    const byId = new Map(entries.map((e) => [e.id, e]));
-    const deletes: Pending[] = [];
-
-    for (const p of batch) {
-      const op = p.op;
-      if (op.kind === "delete") {
-        deletes.push(p);
-        continue;
-      }
-      if (op.kind === "update") {
-        const entry = byId.get(op.id);
-        if (entry === undefined) {
-          fail(p, new CommandGoneError(op.id));
-          continue;
-        }
-        entry.intended = applyPatch(entry.intended, op.body);
-        entry.waiting.push(p);
-        continue;
-      }
-      // A create is an upsert by (type, name), as the POST is: it takes over a live command.
-      const body = op.body as Record<string, unknown>;
-      const same = entries.find((e) => sameIdentity(e.intended, body));
-      if (same !== undefined && same.id !== undefined) {
-        same.intended = { ...body };
-        same.waiting.push(p);
-      } else {
-        entries.push({ id: undefined, intended: { ...body }, waiting: [p], created: true });
-      }
-    }
-    // A delete of an id that a create or update of this batch holds would delete a live
-    // command (names swapped); the original is gone already. Otherwise it leaves the list,
-    // except the entry point: a PUT that leaves it out is refused (50240, "delete it
-    // separately"), so it is deleted on its own first.
-    const removed = new Set<string>();
-    const deletedOnItsOwn = new Set<string>();
-    for (const p of deletes) {
-      if (p.op.kind !== "delete") continue;
-      const entry = byId.get(p.op.id);
-      if (entry === undefined || entry.waiting.length > 0) continue;
-      if (entry.intended["type"] === CommandType.PRIMARY_ENTRY_POINT) {
-        try {
-          await client().deleteGlobalCommand(applicationId, p.op.id);
-        } catch (error) {
-          fail(p, error);
-          continue;
-        }
-        // The cached list still holds it: the next batch must not carry it back.
-        invalidateScope(applicationId, guildId);
-        deletedOnItsOwn.add(p.op.id);
-        continue;
-      }
-      removed.add(p.op.id);
-    }
-    const list = entries.filter(
-      (e) => e.id === undefined || !(removed.has(e.id) || deletedOnItsOwn.has(e.id)),
-    );
-    if (removed.size === 0 && list.every((e) => e.waiting.length === 0)) {
-      // Nothing left to write (every operation failed, or deletes of commands already gone).
-      for (const p of deletes) {
-        if (settled.has(p)) continue;
-        settled.add(p);
-        p.resolve({ command: undefined, created: false });
-      }
-      return;
-    }
-
-    const where: Where = `${scope}:bulk`;
-    const bodies = list.map((e) => bulkBody(e, scope, where)) as WireCommandBody[];
-    const api = client();
-    let answer: WireCommand[];
-    try {
-      answer =
-        guildId === undefined
-          ? await api.bulkOverwriteGlobalCommands(applicationId, bodies)
-          : await api.bulkOverwriteGuildCommands(applicationId, guildId, bodies);
-    } finally {
-      invalidateScope(applicationId, guildId);
-    }
-
-    // Each entry's command in the answer: by id, or for a new one by (type, name).
-    const final: WireCommand[] = [];
-    for (const e of list) {
-      const found =
-        e.id !== undefined
-          ? answer.find((c) => c.id === e.id)
-          : answer.find((c) => sameIdentity(c, e.intended));
-      if (found === undefined) {
-        const error = new Error(
-          `the bulk overwrite of ${scopeName(applicationId, guildId)} answered without ` +
-            `the command ${String(e.intended["name"])}`,
-        );
-        for (const p of e.waiting) fail(p, error);
-        continue;
-      }
-      let command = found;
-      const lost = fieldsTheBodyCannotCarry(e.intended, found, where);
-      if (lost.length > 0) {
-        try {
-          const patch = patchBody(e.intended, lost) as WireCommandPatch;
-          command =
-            guildId === undefined
-              ? await api.editGlobalCommand(applicationId, found.id, patch)
-              : await api.editGuildCommand(applicationId, guildId, found.id, patch);
-        } catch (error) {
-          for (const p of e.waiting) fail(p, error);
-          final.push(found);
-          continue;
-        }
-      }
-      final.push(command);
-      for (const p of e.waiting) {
-        settled.add(p);
-        p.resolve({ command, created: e.created });
-      }
-    }
-    primeScope(applicationId, guildId, final);
-    for (const p of deletes) {
-      if (settled.has(p)) continue;
-      settled.add(p);
-      p.resolve({ command: undefined, created: false });
-    }
-  } catch (error) {
-    for (const p of batch) if (!settled.has(p)) fail(p, error);
-  }
+function routeParams(queue: ScopeQueue): Record<string, string> {
+  const params: Record<string, string> = { applicationId: queue.applicationId };
+  if (queue.guildId !== undefined) params["guildId"] = queue.guildId;
+  return params;
 }
 
 /** The command a PATCH of `body` makes of `live`: what an update means in per-command mode. */

@@ -24,11 +24,10 @@ import {
 } from "../schema";
 import type { DescribeResource } from "./engineErrors";
 import { forEngine } from "./engineErrors";
-import { client, configure, deployment, resolveApplicationId, settings } from "./providerProcess";
-import type { StackConfig } from "./providerProcess";
+import type { ProviderRuntime } from "./runtime";
+import type { StackConfig } from "./settings";
 import { adoptLiveTwin } from "./liveTwin";
-import { invalidateScope, scopeCommands } from "./scopeCache";
-import { bulkWrite, scopeName } from "./bulkWriter";
+import { scopeName } from "./bulkWriter";
 import { createProblems, replacementNeedsRoom } from "./scopeLimits";
 import type { Bag, Path } from "./propertyBags";
 import {
@@ -150,9 +149,14 @@ function describeCommand(scope: Scope): DescribeResource {
  * limit in its 429 form without code 30034 (a 429 with 30034 is a DailyCreateLimitError,
  * explained by engineErrors.ts). Waiting would hang: the message says so, and when.
  */
-function dailyLimitHint(err: unknown, applicationId: string, guildId: string | undefined): unknown {
+function dailyLimitHint(
+  err: unknown,
+  now: number,
+  applicationId: string,
+  guildId: string | undefined,
+): unknown {
   if (err instanceof RateLimitError && !err.global) {
-    const resets = new Date(Date.now() + err.retryAfterMs).toISOString();
+    const resets = new Date(now + err.retryAfterMs).toISOString();
     err.message =
       `${scopeName(applicationId, guildId)}: ${err.message}; a create asked to wait this long has ` +
       `most likely reached the daily create limit (${Limits.DAILY_CREATES} per day per scope), ` +
@@ -161,8 +165,8 @@ function dailyLimitHint(err: unknown, applicationId: string, guildId: string | u
   return err;
 }
 
-/** Builds the provider of one scope. */
-export function commandProvider(scope: Scope): CommandProvider {
+/** Builds the provider of one scope, on the runtime it shares with the other kinds. */
+export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvider {
   const guildOf = (bag: Bag): string | undefined =>
     scope === "guild" ? requireString(bag, "guildId") : undefined;
 
@@ -187,7 +191,7 @@ export function commandProvider(scope: Scope): CommandProvider {
   ):
     { applicationId: string; guildId: string | undefined; type: number; name: string } | undefined {
     const known = (v: unknown): v is string => typeof v === "string" && v !== UNKNOWN;
-    const applicationId = bag["applicationId"] ?? settings().applicationId;
+    const applicationId = bag["applicationId"] ?? rt.settings.applicationId;
     const guildId = bag["guildId"];
     const type = bag["type"] ?? 1;
     const name = bag["name"];
@@ -206,7 +210,7 @@ export function commandProvider(scope: Scope): CommandProvider {
     const c = identity(news);
     if (c === undefined) return false;
     try {
-      return await replacementNeedsRoom(id, c.applicationId, c.guildId, c.type, c.name);
+      return await replacementNeedsRoom(rt, id, c.applicationId, c.guildId, c.type, c.name);
     } catch {
       return false; // the scope cannot be read: the create will say why, in the service's words
     }
@@ -218,7 +222,7 @@ export function commandProvider(scope: Scope): CommandProvider {
     if (c === undefined) return [];
     let problems: string[];
     try {
-      problems = await createProblems(c.applicationId, c.guildId, c.type, c.name);
+      problems = await createProblems(rt, c.applicationId, c.guildId, c.type, c.name);
     } catch {
       return []; // the scope cannot be read (no credentials at preview?): the create will tell
     }
@@ -227,7 +231,7 @@ export function commandProvider(scope: Scope): CommandProvider {
 
   const provider: CommandProvider = {
     async configure(req) {
-      configure(req.config);
+      rt.configure(req.config);
     },
 
     async check(olds, news) {
@@ -237,8 +241,8 @@ export function commandProvider(scope: Scope): CommandProvider {
       if (typeof problems === "string" && problems !== UNKNOWN) {
         failures.push({ property: "name", reason: problems });
       }
-      if (inputs["applicationId"] === undefined && settings().applicationId !== undefined) {
-        inputs["applicationId"] = settings().applicationId;
+      if (inputs["applicationId"] === undefined && rt.settings.applicationId !== undefined) {
+        inputs["applicationId"] = rt.settings.applicationId;
       }
       if (inputs["applicationId"] === undefined) {
         failures.push({
@@ -286,14 +290,14 @@ export function commandProvider(scope: Scope): CommandProvider {
     },
 
     async create(inputs) {
-      const applicationId = resolveApplicationId(optionalString(inputs, "applicationId"));
+      const applicationId = rt.resolveApplicationId(optionalString(inputs, "applicationId"));
       const guildId = guildOf(inputs);
       const body = wireBody(commandArgs(inputs), scope);
-      const api = client();
-      const adoption = await adoptLiveTwin(api, applicationId, guildId, body);
+      const api = rt.client;
+      const adoption = await adoptLiveTwin(api, rt.scopes, applicationId, guildId, body);
       if (adoption !== undefined) {
-        if (adoption.written) invalidateScope(applicationId, guildId);
-        deployment.commandWritten(adoption.command.id);
+        if (adoption.written) rt.scopes.invalidateScope(applicationId, guildId);
+        rt.deployment.commandWritten(adoption.command.id);
         return {
           id: adoption.command.id,
           outs: outputs(inputs, applicationId, adoption.command, true),
@@ -301,8 +305,8 @@ export function commandProvider(scope: Scope): CommandProvider {
       }
       let result: { command: Pick<WireCommand, "id" | "version">; created: boolean };
       try {
-        if (settings().writeMode === "bulk") {
-          const r = await bulkWrite(applicationId, guildId, { kind: "create", body });
+        if (rt.settings.writeMode === "bulk") {
+          const r = await rt.bulk.write(applicationId, guildId, { kind: "create", body });
           if (r.command === undefined) throw new Error("bulk create answered without a command");
           result = { command: r.command, created: r.created };
         } else {
@@ -310,12 +314,12 @@ export function commandProvider(scope: Scope): CommandProvider {
             guildId === undefined
               ? await api.createGlobalCommand(applicationId, body)
               : await api.createGuildCommand(applicationId, guildId, body);
-          invalidateScope(applicationId, guildId);
+          rt.scopes.invalidateScope(applicationId, guildId);
         }
       } catch (err) {
-        throw dailyLimitHint(err, applicationId, guildId);
+        throw dailyLimitHint(err, rt.clock.now(), applicationId, guildId);
       }
-      deployment.commandWritten(result.command.id);
+      rt.deployment.commandWritten(result.command.id);
       return {
         id: result.command.id,
         outs: outputs(inputs, applicationId, result.command, !result.created),
@@ -323,9 +327,9 @@ export function commandProvider(scope: Scope): CommandProvider {
     },
 
     async read(id, props) {
-      const applicationId = resolveApplicationId(optionalString(props, "applicationId"));
+      const applicationId = rt.resolveApplicationId(optionalString(props, "applicationId"));
       const guildId = guildOf(props);
-      const live = (await scopeCommands(applicationId, guildId)).get(id);
+      const live = (await rt.scopes.scopeCommands(applicationId, guildId)).get(id);
       if (!live) return { id: "" }; // deleted out of band: refresh drops it, up recreates it
       const inputs = inputsFromLive(props, live, scope);
       const props2 = {
@@ -339,7 +343,7 @@ export function commandProvider(scope: Scope): CommandProvider {
     },
 
     async update(id, olds, news) {
-      const applicationId = resolveApplicationId(optionalString(news, "applicationId"));
+      const applicationId = rt.resolveApplicationId(optionalString(news, "applicationId"));
       const guildId = guildOf(news);
       const body = wireBody(commandArgs(news), scope);
       const prev = validateSdkCommand(commandArgs(olds), { scope });
@@ -352,10 +356,10 @@ export function commandProvider(scope: Scope): CommandProvider {
         command = { id, version: String(olds["version"] ?? "") };
       } else {
         const patch = patchBody(body, fields) as WireCommandPatch;
-        const api = client();
-        if (settings().writeMode === "bulk") {
+        const api = rt.client;
+        if (rt.settings.writeMode === "bulk") {
           // A command gone from the live list fails with CommandGoneError (says to refresh).
-          const r = await bulkWrite(applicationId, guildId, { kind: "update", id, body });
+          const r = await rt.bulk.write(applicationId, guildId, { kind: "update", id, body });
           command = r.command ?? { id, version: String(olds["version"] ?? "") };
         } else {
           // A command deleted outside the stack answers 10063: engineErrors.ts says to refresh.
@@ -363,33 +367,33 @@ export function commandProvider(scope: Scope): CommandProvider {
             guildId === undefined
               ? await api.editGlobalCommand(applicationId, id, patch)
               : await api.editGuildCommand(applicationId, guildId, id, patch);
-          invalidateScope(applicationId, guildId);
+          rt.scopes.invalidateScope(applicationId, guildId);
         }
       }
-      deployment.commandWritten(id);
+      rt.deployment.commandWritten(id);
       return { outs: outputs(news, applicationId, command, olds["adopted"] === true) };
     },
 
     async delete(id, props) {
-      if (deployment.isLiveCommand(id)) {
+      if (rt.deployment.isLiveCommand(id)) {
         // Create is an upsert by name: a create of this deployment returned this id, so
         // it now holds another resource's command (names swapped). Deleting it would
         // delete a live command; the old one is gone already.
         return;
       }
-      const applicationId = resolveApplicationId(optionalString(props, "applicationId"));
+      const applicationId = rt.resolveApplicationId(optionalString(props, "applicationId"));
       const guildId = guildOf(props);
       // An unknown command (404/10063) is already gone: the client answers false, and
       // the delete is done.
-      const api = client();
-      if (settings().writeMode === "bulk") {
-        await bulkWrite(applicationId, guildId, { kind: "delete", id });
+      const api = rt.client;
+      if (rt.settings.writeMode === "bulk") {
+        await rt.bulk.write(applicationId, guildId, { kind: "delete", id });
         return;
       }
       if (guildId === undefined) await api.deleteGlobalCommand(applicationId, id);
       else await api.deleteGuildCommand(applicationId, guildId, id);
-      invalidateScope(applicationId, guildId);
+      rt.scopes.invalidateScope(applicationId, guildId);
     },
   };
-  return forEngine(provider, describeCommand(scope));
+  return forEngine(provider, describeCommand(scope), rt);
 }

@@ -30,8 +30,7 @@ import {
 } from "../client";
 import { ServiceErrorCode } from "../schema";
 import type { Bag } from "./propertyBags";
-import { settings } from "./providerProcess";
-import type { StackConfig } from "./providerProcess";
+import type { ProviderSettings, StackConfig } from "./settings";
 
 export type ProviderMethod = "check" | "diff" | "create" | "read" | "update" | "delete";
 
@@ -89,27 +88,30 @@ function quietHostEcho(failure: ProviderFailure): void {
 export type DescribeResource = (props: Bag, id: string | undefined) => string;
 
 /** `err` as the engine should show it, for `method` of the resource `what`. */
-export function engineFailure(method: ProviderMethod, what: string, err: unknown): ProviderFailure {
+export function engineFailure(
+  method: ProviderMethod,
+  what: string,
+  err: unknown,
+  settings?: ProviderSettings,
+): ProviderFailure {
   if (err instanceof ProviderFailure) return err;
   const head = `${OPERATION[method]} ${what} failed`;
-  const { detail, fix } = explain(method, err);
+  const { detail, fix } = explain(method, err, settings?.client.apiUrl);
   return new ProviderFailure(`${head}: ${detail}${fix === undefined ? "" : `\nfix: ${fix}`}`);
-}
-
-function apiUrl(): string {
-  return settings().client.apiUrl ?? "https://discord.com (the default)";
 }
 
 function explain(
   method: ProviderMethod,
   err: unknown,
+  configuredApiUrl: string | undefined,
 ): { detail: string; fix?: string | undefined } {
+  const apiUrl = (): string => configuredApiUrl ?? "https://discord.com (the default)";
   if (err instanceof ServiceApiError) {
     const request = `${err.method} ${err.path}`;
     const fields = err.fieldErrors.map((f) => `\n  ${f.path}: ${f.message} (${f.code})`).join("");
     const detail =
       `${request} answered ${err.status} (code ${err.code}): ${err.serviceMessage}` + fields;
-    return { detail, fix: serviceFix(method, err) };
+    return { detail, fix: serviceFix(method, err, apiUrl()) };
   }
   if (err instanceof TimeoutError) {
     return {
@@ -144,7 +146,11 @@ function explain(
   return { detail: err instanceof Error ? err.message : String(err) };
 }
 
-function serviceFix(method: ProviderMethod, err: ServiceApiError): string | undefined {
+function serviceFix(
+  method: ProviderMethod,
+  err: ServiceApiError,
+  apiUrl: string,
+): string | undefined {
   const limit = reportedLimit(err.serviceMessage);
   if (err instanceof DailyCreateLimitError) {
     const when =
@@ -192,12 +198,21 @@ function serviceFix(method: ProviderMethod, err: ServiceApiError): string | unde
       return "the service rejected the command's fields listed above: correct them in the program";
   }
   if (err.status === 404) {
-    return `the service has no such endpoint: check discord:apiUrl (${apiUrl()})`;
+    return `the service has no such endpoint: check discord:apiUrl (${apiUrl})`;
   }
   if (err.status === 403) {
     return "the credentials are not allowed to do this: check discord:botToken and the application's access";
   }
   return undefined;
+}
+
+/** The settings for a message, if they can be read (a failing `configure` is one cause). */
+function settingsOf(rt: { readonly settings: ProviderSettings }): ProviderSettings | undefined {
+  try {
+    return rt.settings;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The methods of a dynamic resource provider, as the host calls them. */
@@ -218,6 +233,7 @@ export interface ResourceProviderMethods {
 export function forEngine<P extends ResourceProviderMethods>(
   provider: P,
   describe: DescribeResource,
+  rt: { readonly settings: ProviderSettings },
 ): P {
   const wrap =
     <A extends unknown[], R>(
@@ -235,7 +251,7 @@ export function forEngine<P extends ResourceProviderMethods>(
         } catch {
           name = "the resource";
         }
-        const failure = engineFailure(method, name, err);
+        const failure = engineFailure(method, name, err, settingsOf(rt));
         quietHostEcho(failure);
         throw failure;
       }

@@ -3,6 +3,6 @@
  * (spec endpoints 1-5). The engine's dynamic-provider host loads this module by path
  * at call time (see `sdk/providerModule.ts`) and calls `provider`'s methods.
  */
-import { commandProvider } from "./commandLifecycle";
+import { dynamicProviders } from "./dynamicProviders";
 
-export const provider = commandProvider("global");
+export const provider = dynamicProviders.globalCommand;

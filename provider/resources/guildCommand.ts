@@ -3,6 +3,6 @@
  * The engine's dynamic-provider host loads this module by path at call time (see
  * `sdk/providerModule.ts`) and calls `provider`'s methods.
  */
-import { commandProvider } from "./commandLifecycle";
+import { dynamicProviders } from "./dynamicProviders";
 
-export const provider = commandProvider("guild");
+export const provider = dynamicProviders.guildCommand;

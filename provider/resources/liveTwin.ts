@@ -15,16 +15,17 @@
  */
 import type { CommandsApi, WireCommand, WireCommandBody, WireCommandPatch } from "../client";
 import { CommandType, diffCommandFields, patchBody } from "../schema";
-import { invalidateApplicationPermissions, scopeSnapshot } from "./scopeCache";
+import type { ScopeCache } from "./scopeCache";
 
 /** The live command a create of `body` lands on, if any. */
 export async function findLiveTwin(
+  scopes: ScopeCache,
   applicationId: string,
   guildId: string | undefined,
   body: WireCommandBody,
 ): Promise<WireCommand | undefined> {
   const type = body.type ?? CommandType.CHAT_INPUT;
-  const live = await scopeSnapshot(applicationId, guildId);
+  const live = await scopes.scopeSnapshot(applicationId, guildId);
   const sameType = live.filter((c) => (c.type ?? CommandType.CHAT_INPUT) === type);
   const byName = sameType.find((c) => c.name === body.name);
   if (byName !== undefined) return byName;
@@ -45,17 +46,18 @@ export interface Adoption {
  */
 export async function adoptLiveTwin(
   api: CommandsApi,
+  scopes: ScopeCache,
   applicationId: string,
   guildId: string | undefined,
   body: WireCommandBody,
 ): Promise<Adoption | undefined> {
-  const twin = await findLiveTwin(applicationId, guildId, body);
+  const twin = await findLiveTwin(scopes, applicationId, guildId, body);
   if (twin === undefined) return undefined;
   const fields = diffCommandFields(body, twin);
   if (fields.length === 0) return { command: twin, written: false };
   if (twin.name === body.name || guildId !== undefined) return undefined; // the upsert does it
   const patch = patchBody(body, fields) as WireCommandPatch;
   const command = await api.editGlobalCommand(applicationId, twin.id, patch);
-  invalidateApplicationPermissions(applicationId); // a rename drops the command's overwrites
+  scopes.invalidateApplicationPermissions(applicationId); // a rename drops the command's overwrites
   return { command, written: true };
 }

@@ -33,8 +33,7 @@
 import type { WireCommand } from "../client";
 import { commandsPerScope, CommandType, Limits } from "../schema";
 import { scopeName } from "./bulkWriter";
-import { deployment } from "./providerProcess";
-import { scopeSnapshot } from "./scopeCache";
+import type { ProviderRuntime } from "./runtime";
 
 const TYPE_NAMES: Record<number, string> = Object.fromEntries(
   Object.entries(CommandType).map(([k, v]) => [v, k]),
@@ -51,6 +50,7 @@ interface Plan {
 }
 
 async function plan(
+  rt: ProviderRuntime,
   applicationId: string,
   guildId: string | undefined,
   type: number,
@@ -59,8 +59,9 @@ async function plan(
   const limit = commandsPerScope(type, guildId === undefined ? "global" : "guild");
   // Held for the whole deployment (limitList); loaded through the snapshot that create's
   // live-twin lookup reads too, so both cost one list GET per scope.
+  const { deployment } = rt;
   const all = await deployment.limitList(`${applicationId}/${guildId ?? "global"}`, () =>
-    scopeSnapshot(applicationId, guildId),
+    rt.scopes.scopeSnapshot(applicationId, guildId),
   );
   const live = all.filter((c) => (c.type ?? 1) === type);
   const liveNames = new Set(live.map((c) => c.name));
@@ -81,6 +82,7 @@ async function plan(
 
 /** True when replacing a command by one of `type` and `name` must delete the old one first. */
 export async function replacementNeedsRoom(
+  rt: ProviderRuntime,
   oldId: string,
   applicationId: string,
   guildId: string | undefined,
@@ -88,26 +90,27 @@ export async function replacementNeedsRoom(
   name: string,
 ): Promise<boolean> {
   const key = `${applicationId}/${guildId ?? "global"}/${type}`;
-  deployment.replacing(`${key}/${name}`);
-  const p = await plan(applicationId, guildId, type, name);
+  rt.deployment.replacing(`${key}/${name}`);
+  const p = await plan(rt, applicationId, guildId, type, name);
   const deleteFirst = !p.isLive && p.countAfter > p.limit;
   // Deleted first, the old command makes room for the new one (net nothing once both ran;
   // until then, the name counts as an addition and the old command as leaving).
-  if (deleteFirst) deployment.deleteFirst(key, oldId);
+  if (deleteFirst) rt.deployment.deleteFirst(key, oldId);
   return deleteFirst;
 }
 
 /** Names this deployment adds to a guild (daily creates), per guild key. */
-function plannedInGuild(applicationId: string, guildId: string): number {
+function plannedInGuild(rt: ProviderRuntime, applicationId: string, guildId: string): number {
   let n = 0;
   for (const type of Object.values(CommandType)) {
-    n += deployment.plannedCount(`${applicationId}/${guildId}/${type}`);
+    n += rt.deployment.plannedCount(`${applicationId}/${guildId}/${type}`);
   }
   return n;
 }
 
 /** Why creating this command would fail on a limit the service states; [] when it would not. */
 export async function createProblems(
+  rt: ProviderRuntime,
   applicationId: string,
   guildId: string | undefined,
   type: number,
@@ -115,10 +118,10 @@ export async function createProblems(
 ): Promise<string[]> {
   // The engine checks a replacement's new command again, as a new resource: its diff
   // has planned it already (and made room for it).
-  if (deployment.isReplacement(`${applicationId}/${guildId ?? "global"}/${type}/${name}`)) {
+  if (rt.deployment.isReplacement(`${applicationId}/${guildId ?? "global"}/${type}/${name}`)) {
     return [];
   }
-  const p = await plan(applicationId, guildId, type, name);
+  const p = await plan(rt, applicationId, guildId, type, name);
   if (p.isLive) return []; // an upsert onto a live command: no addition, no create counted
   const where = scopeName(applicationId, guildId);
   const typeName = TYPE_NAMES[type] ?? `type ${type}`;
@@ -132,7 +135,7 @@ export async function createProblems(
     );
   }
   if (guildId !== undefined) {
-    const creates = plannedInGuild(applicationId, guildId);
+    const creates = plannedInGuild(rt, applicationId, guildId);
     if (creates > Limits.DAILY_CREATES) {
       problems.push(
         `${where}: this deployment creates ${creates} commands, more than the service's ` +

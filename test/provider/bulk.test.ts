@@ -16,12 +16,12 @@ import {
   guildProvider,
   rejection,
   requests,
+  runtime,
   setup,
   slashArgs,
   teardown,
   writes,
 } from "./helpers";
-import { bulkStats, resetBulkWriter } from "../../provider/resources/bulkWriter";
 
 let emu: RunningEmulator;
 let api: Api;
@@ -34,7 +34,6 @@ afterAll(() => teardown(emu));
 
 async function bulkDeployment(): Promise<void> {
   emu.control.reset();
-  resetBulkWriter();
   await configureAll(emu, { "discord:writeMode": "bulk" });
 }
 
@@ -90,7 +89,7 @@ describe("bulk write mode", () => {
     expect(requests(emu, "PUT").map((e) => e.route)).toEqual(["bulkOverwriteGuildCommands"]);
     // other-a's nsfw goes in the PUT (the service keeps it there): no second write.
     expect(requests(emu, "PATCH").length).toBe(0);
-    expect(bulkStats()).toMatchObject({ batches: 1, operations: 8, largestBatch: 8 });
+    expect(runtime.bulk.stats()).toMatchObject({ batches: 1, operations: 8, largestBatch: 8 });
 
     const live = liveGuild();
     expect(live.size).toBe(13);
@@ -262,7 +261,6 @@ describe("bulk write mode", () => {
 
   test("a failing PUT fails every pending operation with the service's error and changes nothing", async () => {
     emu.control.reset();
-    resetBulkWriter();
     await emu.close();
     emu = await setup({ config: { dailyCreateLimit: 3 } });
     api = new Api(emu);
@@ -295,7 +293,6 @@ describe("the daily create limit (30034) fails a create at once, naming the scop
     await emu.close();
     emu = await setup({ config: { dailyCreateLimit: 1, dailyCreateLimitStatus: status } });
     api = new Api(emu);
-    resetBulkWriter();
     await configureAll(emu, { "discord:writeMode": mode });
     await guildProvider.create(guildInputs(emu, slashArgs("first")));
     const started = Date.now();
@@ -363,7 +360,6 @@ describe("bulk mode under the engine's shared parallel slots", () => {
   beforeEach(async () => {
     own.control.reset();
     own.control.setRateLimits(false);
-    resetBulkWriter();
     await configureAll(own, { "discord:writeMode": "bulk" });
   });
   const names = (scope: "guild" | "global"): string[] =>

@@ -6,7 +6,6 @@ import type { RunningEmulator } from "../../emulator";
 import { Api, rec } from "../emulator/helpers";
 import type { Bag } from "./helpers";
 import {
-  UNKNOWN,
   configureAll,
   declared,
   freshDeployment,
@@ -16,13 +15,13 @@ import {
   guildProvider,
   rejection,
   requests,
+  runtime,
   setup,
   slashArgs,
   teardown,
+  UNKNOWN,
   writes,
 } from "./helpers";
-import { client } from "../../provider/resources/providerProcess";
-import { clearScopeCaches } from "../../provider/resources/scopeCache";
 
 let emu: RunningEmulator;
 let api: Api;
@@ -186,7 +185,7 @@ describe("create, read, update, delete", () => {
     const inputs = globalInputs(emu, rich);
     const created = await globalProvider.create(inputs);
     emu.control.resetLog();
-    const edit = jest.spyOn(client(), "editGlobalCommand");
+    const edit = jest.spyOn(runtime.client, "editGlobalCommand");
     await globalProvider.update(created.id, created.outs, { ...inputs, nsfw: true });
     expect(writes(emu).map((e) => e.method)).toEqual(["PATCH"]);
     expect(edit.mock.calls).toEqual([[emu.applicationId, created.id, { nsfw: true }]]);
@@ -199,7 +198,7 @@ describe("create, read, update, delete", () => {
     const created = await globalProvider.create(inputs);
     const { nameLocalizations: _n, options: _o, defaultMemberPermissions: _d, ...rest } = inputs;
     const news = { ...rest, contexts: [0] };
-    const edit = jest.spyOn(client(), "editGlobalCommand");
+    const edit = jest.spyOn(runtime.client, "editGlobalCommand");
     await globalProvider.update(created.id, created.outs, news);
     expect(edit.mock.calls[0]?.[2]).toEqual({
       contexts: [0],
@@ -304,7 +303,7 @@ describe("drift", () => {
   beforeEach(async () => {
     inputs = globalInputs(emu, rich);
     created = await globalProvider.create(inputs);
-    clearScopeCaches();
+    runtime.scopes.clear();
   });
 
   async function drifted(
@@ -372,7 +371,7 @@ describe("not found", () => {
   test("read of a command deleted out of band returns an empty id", async () => {
     const created = await guildProvider.create(guildInputs(emu, slashArgs("ping")));
     emu.control.deleteCommand(created.id);
-    clearScopeCaches();
+    runtime.scopes.clear();
     expect(await guildProvider.read(created.id, created.outs)).toEqual({ id: "" });
   });
 

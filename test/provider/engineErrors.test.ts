@@ -4,19 +4,24 @@
  * UNKNOWN with our message. The client's own errors carry the service's numeric `code`,
  * which grpc-js would send as the gRPC status (0 = OK: "cardinality violation" in the CLI).
  */
+import { createHash } from "node:crypto";
 import { serverErrorToStatus } from "@grpc/grpc-js/build/src/server-call";
 import { status as GrpcStatus } from "@grpc/grpc-js";
 import type { RunningEmulator } from "../../emulator";
 import { ServiceApiError } from "../../provider/client";
 import type * as EngineErrors from "../../provider/resources/engineErrors";
 import { ProviderFailure } from "../../provider/resources/engineErrors";
+import { readSettings } from "../../provider/resources/settings";
+import { userAuthorizationProvider } from "../../provider/resources/authorizationLifecycle";
 import type { Bag } from "./helpers";
 import {
+  configureAll,
   freshDeployment,
   globalInputs,
   globalProvider,
   permissionsProvider,
   rejection,
+  runtime,
   setup,
   slashArgs,
   teardown,
@@ -119,7 +124,9 @@ test("the host's stderr echo of our failure is dropped; other lines are kept", a
       delete: async () => undefined,
     };
     if (mod === undefined) throw new Error("module not loaded");
-    const provider = mod.forEngine(failing, () => "the thing");
+    const provider = mod.forEngine(failing, () => "the thing", {
+      settings: readSettings(undefined, {}),
+    });
     const err = (await rejection(provider.read("1", {}))) as Error;
     // What the dynamic-provider host prints when read, check, diff or delete fail:
     console.error(`${String(err)}: ${err.stack}`);
@@ -129,4 +136,25 @@ test("the host's stderr echo of our failure is dropped; other lines are kept", a
     console.error = original;
   }
   expect(printed).toEqual(["something else"]);
+});
+
+test("UserAuthorization's failures go the same way (its provider is wrapped like the others)", async () => {
+  await configureAll(emu, {
+    "discord:clientId": emu.applicationId,
+    "discord:refreshToken": "refresh-token-of-the-test",
+  });
+  const authorization = userAuthorizationProvider(runtime);
+  const seed = createHash("sha256").update("refresh-token-of-the-test").digest("hex").slice(0, 16);
+  const kept = { accessToken: "kept-access-token", refreshToken: "kept-refresh", seed };
+  // The token check (`GET /oauth2/@me`) answers 403 with the service's code 0.
+  const forbidden = { type: "error", status: 403, code: 0, message: "403: Forbidden" } as const;
+  emu.control.setFaults({ rules: [{ action: forbidden }] });
+  const err = await rejection(authorization.diff("user-authorization", kept, {}));
+  expect(err).toBeInstanceOf(ProviderFailure);
+  const status = serverErrorToStatus(err as GrpcError);
+  expect(status.code).toBe(GrpcStatus.UNKNOWN);
+  expect(status.details).toMatch(
+    /^diffing the user authorization failed: GET \/oauth2\/@me answered 403 \(code 0\): /,
+  );
+  expect(status.details).not.toContain("kept-access-token");
 });

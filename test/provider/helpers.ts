@@ -5,15 +5,23 @@
 import { inspect } from "node:util";
 import type { EmulatorOptions, RequestLogEntry, RunningEmulator } from "../../emulator";
 import { startEmulator } from "../../emulator";
-import { provider as globalProvider } from "../../provider/resources/globalCommand";
-import { provider as guildProvider } from "../../provider/resources/guildCommand";
-import { provider as permissionsProvider } from "../../provider/resources/guildCommandPermissions";
-import { resetProcessState } from "../../provider/resources/providerProcess";
-import { clearScopeCaches } from "../../provider/resources/scopeCache";
+import { commandProvider } from "../../provider/resources/commandLifecycle";
+import { permissionsProvider as makePermissionsProvider } from "../../provider/resources/permissionsLifecycle";
+import type { RuntimeOptions } from "../../provider/resources/runtime";
+import { ProviderRuntime } from "../../provider/resources/runtime";
 import type { Bag } from "../../provider/resources/propertyBags";
 
-export { globalProvider, guildProvider, permissionsProvider };
 export type { Bag };
+
+/**
+ * The provider runtime of the current test deployment (one per `configureAll`, as one
+ * engine process has one), and the three providers built on it. Live bindings: tests
+ * read them after `setup()`.
+ */
+export let runtime = new ProviderRuntime();
+export let globalProvider = commandProvider("global", runtime);
+export let guildProvider = commandProvider("guild", runtime);
+export let permissionsProvider = makePermissionsProvider(runtime);
 
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
@@ -32,13 +40,17 @@ export function stackConfig(
   return { get: (key: string): string | undefined => map[key] };
 }
 
-/** Configures all three providers (as one engine process would) with a fresh state. */
+/** Configures all three providers (as one engine process would) on a fresh runtime. */
 export async function configureAll(
   emu: RunningEmulator,
   overrides: Record<string, string | undefined> = {},
+  options: RuntimeOptions = {},
 ): Promise<void> {
-  resetProcessState();
-  clearScopeCaches();
+  void runtime.close();
+  runtime = new ProviderRuntime(options);
+  globalProvider = commandProvider("global", runtime);
+  guildProvider = commandProvider("guild", runtime);
+  permissionsProvider = makePermissionsProvider(runtime);
   const config = stackConfig(emu, overrides);
   await globalProvider.configure({ config });
   await guildProvider.configure({ config });
@@ -59,8 +71,8 @@ export async function freshDeployment(emu: RunningEmulator): Promise<void> {
 }
 
 export async function teardown(emu: RunningEmulator | undefined): Promise<void> {
-  resetProcessState();
-  clearScopeCaches();
+  await runtime.close();
+  runtime = new ProviderRuntime();
   await emu?.close();
 }
 

@@ -5,19 +5,18 @@
 import type { RunningEmulator } from "../../emulator";
 import type { Bag } from "./helpers";
 import {
-  UNKNOWN,
   configureAll,
   freshDeployment,
   guildInputs,
   guildProvider,
   permissionsProvider,
   requests,
+  runtime,
   setup,
   slashArgs,
   teardown,
+  UNKNOWN,
 } from "./helpers";
-import { client } from "../../provider/resources/providerProcess";
-import { clearScopeCaches } from "../../provider/resources/scopeCache";
 
 let emu: RunningEmulator;
 const ROLE = "1300000000000000004";
@@ -127,7 +126,7 @@ describe("create, read, update, delete", () => {
     expect(read.inputs).toEqual(declaredInputs);
     // Cleared out of band: the read shows the drift (no overwrites), the resource stays.
     emu.control.deletePermissions(emu.applicationId, emu.guildId, emu.applicationId);
-    clearScopeCaches();
+    runtime.scopes.clear();
     const drifted = await permissionsProvider.read(created.id, created.outs);
     expect(drifted.id).toBe(created.id);
     expect(drifted.inputs?.["permissions"]).toEqual([]);
@@ -146,7 +145,7 @@ describe("drift and gone", () => {
     emu.control.setPermissions(emu.applicationId, emu.guildId, id, [
       { id: ROLE, type: 1, permission: false },
     ]);
-    clearScopeCaches();
+    runtime.scopes.clear();
     const read = await permissionsProvider.read(created.id, created.outs);
     expect(read.inputs?.["permissions"]).toEqual([{ id: ROLE, type: 1, permission: false }]);
     const d = await permissionsProvider.diff(created.id, read.props ?? {}, created.outs);
@@ -159,7 +158,7 @@ describe("drift and gone", () => {
       inputs(id, [{ id: ROLE, type: 1, permission: true }]),
     );
     emu.control.deletePermissions(emu.applicationId, emu.guildId, id);
-    clearScopeCaches();
+    runtime.scopes.clear();
     emu.control.resetLog();
     const read = await permissionsProvider.read(created.id, created.outs);
     expect(read.id).toBe(created.id);
@@ -172,7 +171,7 @@ describe("drift and gone", () => {
   test("an empty declared list with no overwrites is no drift", async () => {
     const id = await command();
     const created = await permissionsProvider.create(inputs(id, []));
-    clearScopeCaches();
+    runtime.scopes.clear();
     const read = await permissionsProvider.read(created.id, created.outs);
     expect(read.inputs).toEqual(inputs(id, []));
   });
@@ -183,7 +182,7 @@ describe("drift and gone", () => {
       inputs(id, [{ id: ROLE, type: 1, permission: true }]),
     );
     emu.control.deleteCommand(id);
-    clearScopeCaches();
+    runtime.scopes.clear();
     expect(await permissionsProvider.read(created.id, created.outs)).toEqual({ id: "" });
     await configureAll(emu);
     await expect(permissionsProvider.delete(created.id, created.outs)).resolves.toBeUndefined();
@@ -191,7 +190,7 @@ describe("drift and gone", () => {
 
   test("create PUTs exactly the declared overwrites", async () => {
     const id = await command();
-    const edit = jest.spyOn(client(), "editCommandPermissions");
+    const edit = jest.spyOn(runtime.client, "editCommandPermissions");
     await permissionsProvider.create(inputs(id, [{ id: ROLE, type: 1, permission: true }]));
     expect(edit).toHaveBeenCalledTimes(1);
     expect(edit.mock.calls[0]?.[3]).toEqual({

@@ -5,8 +5,7 @@
  */
 import type { RunningEmulator } from "../../emulator";
 import type { WireCommand } from "../../provider/client";
-import { addToScope, scopeCommands } from "../../provider/resources/scopeCache";
-import { configureAll, requests, setup, teardown } from "./helpers";
+import { configureAll, requests, runtime, setup, teardown } from "./helpers";
 
 let emu: RunningEmulator;
 beforeAll(async () => {
@@ -22,22 +21,22 @@ const made = (id: string): WireCommand =>
   ({ id, name: `made-${id}`, description: "d", type: 1, version: id }) as WireCommand;
 
 test("a finished list gets the created commands, with no other GET", async () => {
-  await scopeCommands(emu.applicationId, emu.guildId);
-  addToScope(emu.applicationId, emu.guildId, [made("1300000000000000901")]);
-  const live = await scopeCommands(emu.applicationId, emu.guildId);
+  await runtime.scopes.scopeCommands(emu.applicationId, emu.guildId);
+  runtime.scopes.addToScope(emu.applicationId, emu.guildId, [made("1300000000000000901")]);
+  const live = await runtime.scopes.scopeCommands(emu.applicationId, emu.guildId);
   expect([...live.keys()]).toEqual(["1300000000000000901"]);
   expect(requests(emu, "GET")).toHaveLength(1);
 });
 
 test("a list still loading is dropped: the next read makes a GET of its own", async () => {
-  const loading = scopeCommands(emu.applicationId, emu.guildId);
-  addToScope(emu.applicationId, emu.guildId, [made("1300000000000000902")]);
+  const loading = runtime.scopes.scopeCommands(emu.applicationId, emu.guildId);
+  runtime.scopes.addToScope(emu.applicationId, emu.guildId, [made("1300000000000000902")]);
   await loading;
-  await scopeCommands(emu.applicationId, emu.guildId);
+  await runtime.scopes.scopeCommands(emu.applicationId, emu.guildId);
   expect(requests(emu, "GET")).toHaveLength(2);
 });
 
 test("no list cached: nothing to add, nothing read", () => {
-  addToScope(emu.applicationId, emu.guildId, [made("1300000000000000903")]);
+  runtime.scopes.addToScope(emu.applicationId, emu.guildId, [made("1300000000000000903")]);
   expect(requests(emu, "GET")).toHaveLength(0);
 });

@@ -6,12 +6,12 @@
  */
 import type { RunningEmulator } from "../../emulator";
 import { Api } from "../emulator/helpers";
-import { clearScopeCaches } from "../../provider/resources/scopeCache";
 import {
   configureAll,
   guildInputs,
   guildProvider,
   requests,
+  runtime,
   setup,
   slashArgs,
   teardown,
@@ -135,7 +135,7 @@ describe("diff of a rename", () => {
     // The engine deleted both old commands; their creates have not run yet.
     emu.control.deleteCommand(idOf("cmd1"));
     emu.control.deleteCommand(idOf("cmd2"));
-    clearScopeCaches();
+    runtime.scopes.clear();
     // 98 live, but n1 and n2 are coming back: a third rename must delete first too.
     expect((await rename("cmd3", "n3")).deleteBeforeReplace).toBe(true);
   });

@@ -1,5 +1,5 @@
 /** The provider reads its settings in `configure`: stack config first, then the environment. */
-import { readSettings } from "../../provider/resources/providerProcess";
+import { readSettings } from "../../provider/resources/settings";
 
 const config = (values: Record<string, string>) => ({ get: (key: string) => values[key] });
 

@@ -14,6 +14,7 @@ import {
   wireToSdk,
 } from "../../provider/schema";
 import { commandProvider } from "../../provider/resources/commandLifecycle";
+import { ProviderRuntime } from "../../provider/resources/runtime";
 
 const APP = "1300000000000000001";
 type Body = Record<string, unknown>;
@@ -149,7 +150,7 @@ const CHOICE_MUTATIONS: Record<string, Mutation> = {
   value: change((b) => (choice(b)["value"] = "z")),
 };
 
-const provider = commandProvider("global");
+const provider = commandProvider("global", new ProviderRuntime());
 const bag = (b: Body) => ({ applicationId: APP, ...wireToSdk(b as WireCommandBody) });
 
 async function providerSees(before: Body, after: Body): Promise<boolean> {

@@ -1,0 +1,84 @@
+/**
+ * The program-wide rules no single resource can check: two resources claiming one
+ * (application, scope, type, name) (create is an upsert by name, so they would silently
+ * overwrite each other); more than 100 CHAT_INPUT, 15 USER, 15 MESSAGE or 1
+ * PRIMARY_ENTRY_POINT commands in one scope; an entry point in a guild. One
+ * implementation for both front doors: the TypeScript SDK's registry (sdk/registry.ts)
+ * checks the claims of the program, the plugin (`DeploymentClaims`) the claims its
+ * `check` sees in a deployment, whatever the program's language.
+ */
+import { CommandType, commandsPerScope } from "../schema";
+
+export interface Claim {
+  readonly resource: string;
+  readonly applicationId: string;
+  /** Guild id, or undefined for the global scope. */
+  readonly guildId: string | undefined;
+  readonly type: number;
+  readonly name: string;
+}
+
+const TYPE_NAMES: Record<number, string> = Object.fromEntries(
+  Object.entries(CommandType).map(([k, v]) => [v, k]),
+);
+
+function scopeLabel(c: Claim): string {
+  return c.guildId === undefined
+    ? `the global scope of application ${c.applicationId}`
+    : `guild ${c.guildId} of application ${c.applicationId}`;
+}
+
+const sameScope = (a: Claim, b: Claim): boolean =>
+  a.applicationId === b.applicationId && a.guildId === b.guildId;
+
+/** The problems one claim takes part in, given every claim known so far. */
+export function problemsOf(claim: Claim, all: readonly Claim[]): string[] {
+  const problems: string[] = [];
+  const typeName = TYPE_NAMES[claim.type] ?? `type ${claim.type}`;
+  if (claim.guildId !== undefined && claim.type === CommandType.PRIMARY_ENTRY_POINT) {
+    problems.push(
+      `resource '${claim.resource}' declares a PRIMARY_ENTRY_POINT command in guild ${claim.guildId}: ` +
+        "entry points exist only in the global scope",
+    );
+  }
+  const twins = all.filter(
+    (c) => sameScope(c, claim) && c.type === claim.type && c.name === claim.name,
+  );
+  if (twins.length > 1) {
+    problems.push(
+      `resources ${twins.map((c) => `'${c.resource}'`).join(", ")} all declare the ${typeName} command ` +
+        `'${claim.name}' in ${scopeLabel(claim)}: names are unique per application, type and scope, ` +
+        "and creating an existing name overwrites it",
+    );
+  }
+  // The one limits table; a guild's 0 entry points is the problem reported above.
+  const limit = commandsPerScope(claim.type, claim.guildId === undefined ? "global" : "guild");
+  const sameType = all.filter((c) => sameScope(c, claim) && c.type === claim.type);
+  if (limit > 0 && sameType.length > limit) {
+    problems.push(
+      `${sameType.length} ${typeName} commands in ${scopeLabel(claim)} (the limit is ${limit}): ` +
+        sameType.map((c) => `'${c.resource}'`).join(", "),
+    );
+  }
+  return problems;
+}
+
+/**
+ * The claims of one deployment as the plugin's `check` calls see them, by resource URN (a
+ * resource checked again replaces its claim). Each check is judged against every claim
+ * seen so far, so a problem fails at least the later resource of each pair, naming all.
+ */
+export class DeploymentClaims {
+  private readonly byUrn = new Map<string, Claim>();
+
+  /** Records the resource's claim; returns the problems it takes part in. */
+  claim(urn: string, claim: Claim): string[] {
+    this.byUrn.set(urn, claim);
+    return problemsOf(claim, [...this.byUrn.values()]);
+  }
+
+  /** The resource no longer claims a command (its check failed before a claim). */
+  release(urn: string): void {
+    this.byUrn.delete(urn);
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * What one deployment remembers between the calls the engine makes (one provider process
+ * per deployment): the command ids its creates and updates returned, the permissions it
+ * wrote, the names its creates add per scope, the replacements that delete first, and the
+ * list each scope's limit checks count from. Part of the provider runtime (runtime.ts).
+ */
+import type { WireCommand } from "../client";
+
+export class DeploymentMemory {
+  /** Command ids that a create or update of this deployment returned. */
+  private readonly writtenCommandIds = new Set<string>();
+  /** Command ids whose permissions a create or update of this deployment wrote. */
+  private readonly writtenPermissionIds = new Set<string>();
+  /** Per (application, scope, type): names this deployment's creates and renames add. */
+  private readonly plannedNames = new Map<string, Set<string>>();
+  /** (application, scope, type, name) of the new commands of this deployment's replacements. */
+  private readonly replacements = new Set<string>();
+  /** Per (application, scope, type): old command ids that replacements delete first. */
+  private readonly deletedFirstIds = new Map<string, Set<string>>();
+  /** Per (application, scope): the list the limit checks of this deployment count from. */
+  private readonly limitLists = new Map<string, Promise<readonly WireCommand[]>>();
+
+  commandWritten(id: string): void {
+    this.writtenCommandIds.add(id);
+  }
+
+  /** True when a create or update of this deployment returned this command id. */
+  isLiveCommand(id: string): boolean {
+    return this.writtenCommandIds.has(id);
+  }
+
+  permissionsWritten(commandId: string): void {
+    this.writtenPermissionIds.add(commandId);
+  }
+
+  arePermissionsLive(commandId: string): boolean {
+    return this.writtenPermissionIds.has(commandId);
+  }
+
+  /** Notes that a create or rename of this deployment adds `name` under `key`; returns all. */
+  planName(key: string, name: string): ReadonlySet<string> {
+    const set = this.plannedNames.get(key) ?? new Set<string>();
+    set.add(name);
+    this.plannedNames.set(key, set);
+    return set;
+  }
+
+  /** A replacement that deletes its old command (`id`) first. */
+  deleteFirst(key: string, id: string): void {
+    const set = this.deletedFirstIds.get(key) ?? new Set<string>();
+    set.add(id);
+    this.deletedFirstIds.set(key, set);
+  }
+
+  /**
+   * The scope's list as the deployment's first limit check read it: later checks count
+   * from the same list plus what the deployment plans, so they agree however the engine
+   * interleaves them with writes. A failed read is not kept.
+   */
+  limitList(
+    key: string,
+    load: () => Promise<readonly WireCommand[]>,
+  ): Promise<readonly WireCommand[]> {
+    let list = this.limitLists.get(key);
+    if (list === undefined) {
+      list = load();
+      this.limitLists.set(key, list);
+      list.catch(() => this.limitLists.delete(key));
+    }
+    return list;
+  }
+
+  deletedFirst(key: string): ReadonlySet<string> {
+    return this.deletedFirstIds.get(key) ?? new Set();
+  }
+
+  replacing(key: string): void {
+    this.replacements.add(key);
+  }
+
+  isReplacement(key: string): boolean {
+    return this.replacements.has(key);
+  }
+
+  plannedCount(key: string): number {
+    return this.plannedNames.get(key)?.size ?? 0;
+  }
+}

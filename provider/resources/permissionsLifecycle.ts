@@ -1,0 +1,208 @@
+/**
+ * The provider of `GuildCommandPermissions`: the permission overwrites of one command in
+ * one guild, or of the whole application when `commandId` is the application id (they
+ * apply to every command without overwrites of its own). Spec endpoints 13-15.
+ *
+ * The resource id is `<guildId>/<commandId>`. Writes need a user's Bearer token
+ * (`discord:bearerToken`). `delete` writes an empty list, so the command falls back to
+ * its defaults; `read` treats "no permissions" (404/10066) as an empty list.
+ */
+import type { WirePermission } from "../client";
+import { ServiceApiError } from "../client";
+import {
+  canonicalPermissions,
+  isSnowflake,
+  permissionsEqual,
+  ServiceErrorCode,
+  validatePermissions,
+} from "../schema";
+import type { CheckFailure } from "./commandLifecycle";
+import { failure } from "./commandLifecycle";
+import { forEngine } from "./engineErrors";
+import type { ProviderRuntime } from "./runtime";
+import type { StackConfig } from "./settings";
+import type { Bag } from "./propertyBags";
+import {
+  omit,
+  optionalString,
+  requireString,
+  UNKNOWN,
+  unknownPaths,
+  withoutUnknowns,
+} from "./propertyBags";
+
+const REPLACE_KEYS = ["applicationId", "guildId", "commandId"] as const;
+
+/** The declared or stored overwrites; the engine hands them over as plain data. */
+function overwrites(value: unknown): WirePermission[] {
+  return Array.isArray(value) ? (value as WirePermission[]) : [];
+}
+
+function samePermissions(a: unknown, b: unknown): boolean {
+  return permissionsEqual(overwrites(a), overwrites(b));
+}
+
+function isGone(err: unknown): boolean {
+  return (
+    err instanceof ServiceApiError &&
+    (err.code === ServiceErrorCode.UNKNOWN_COMMAND || err.status === 404)
+  );
+}
+
+async function write(
+  rt: ProviderRuntime,
+  inputs: Bag,
+): Promise<{ applicationId: string; guildId: string; commandId: string }> {
+  const applicationId = rt.resolveApplicationId(optionalString(inputs, "applicationId"));
+  const guildId = requireString(inputs, "guildId");
+  const commandId = requireString(inputs, "commandId");
+  const permissions = canonicalPermissions(overwrites(inputs["permissions"]));
+  await rt.client.editCommandPermissions(applicationId, guildId, commandId, { permissions });
+  rt.scopes.invalidatePermissions(applicationId, guildId);
+  rt.deployment.permissionsWritten(commandId);
+  return { applicationId, guildId, commandId };
+}
+
+/**
+ * Overwrites the service already holds as declared (an imported command set): adopted
+ * with no write, from the guild's one cached list. Undefined: the caller writes.
+ */
+async function adoptEqual(
+  rt: ProviderRuntime,
+  inputs: Bag,
+): Promise<{ applicationId: string; guildId: string; commandId: string } | undefined> {
+  // Without a Bearer token the resource could never be written: let `write` say so,
+  // before any request.
+  if (rt.settings.client.bearerToken === undefined) return undefined;
+  const applicationId = rt.resolveApplicationId(optionalString(inputs, "applicationId"));
+  const guildId = requireString(inputs, "guildId");
+  const commandId = requireString(inputs, "commandId");
+  const declared = overwrites(inputs["permissions"]);
+  const live = (await rt.scopes.guildPermissionsSnapshot(applicationId, guildId)).get(commandId);
+  // An empty declaration writes anyway: "no overwrites" cannot tell a gone command.
+  if (declared.length === 0 || live === undefined) return undefined;
+  if (!samePermissions(declared, live.permissions)) return undefined;
+  rt.deployment.permissionsWritten(commandId); // as if written: a delete must not empty it
+  return { applicationId, guildId, commandId };
+}
+
+/** How the engine's messages name a permissions resource. */
+function describePermissions(props: Bag): string {
+  const commandId = typeof props["commandId"] === "string" ? props["commandId"] : "(unknown)";
+  const guildId = typeof props["guildId"] === "string" ? props["guildId"] : "(unknown)";
+  return `permissions of command ${commandId} in guild ${guildId}`;
+}
+
+/** The provider of `GuildCommandPermissions`, on the runtime it shares with the other kinds. */
+export function permissionsProvider(rt: ProviderRuntime) {
+  const provider = {
+    async configure(req: { config: StackConfig }): Promise<void> {
+      rt.configure(req.config);
+    },
+
+    async check(_olds: Bag, news: Bag): Promise<{ inputs: Bag; failures: CheckFailure[] }> {
+      const inputs: Bag = { ...news };
+      const failures: CheckFailure[] = [];
+      if (inputs["applicationId"] === undefined && rt.settings.applicationId !== undefined) {
+        inputs["applicationId"] = rt.settings.applicationId;
+      }
+      for (const key of REPLACE_KEYS) {
+        const v = inputs[key];
+        if (v === UNKNOWN) continue;
+        if (!isSnowflake(v)) {
+          failures.push({ property: key, reason: `${key}: must be a snowflake (a decimal id)` });
+        }
+      }
+      const permissions = inputs["permissions"] ?? [];
+      if (unknownPaths(permissions).length === 0) {
+        const result = validatePermissions({ permissions: withoutUnknowns(permissions) });
+        if (!result.ok) failures.push(...result.issues.map((i) => failure(i)));
+      }
+      return { inputs, failures };
+    },
+
+    async diff(
+      _id: string,
+      olds: Bag,
+      news: Bag,
+    ): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
+      const replaces = REPLACE_KEYS.filter((k) => news[k] === UNKNOWN || olds[k] !== news[k]);
+      const unknown = unknownPaths(news["permissions"]).length > 0;
+      const changes =
+        replaces.length > 0 ||
+        unknown ||
+        !samePermissions(olds["permissions"], news["permissions"]);
+      return { changes, replaces: [...replaces], deleteBeforeReplace: false };
+    },
+
+    async create(inputs: Bag): Promise<{ id: string; outs: Bag }> {
+      const { applicationId, guildId, commandId } =
+        (await adoptEqual(rt, inputs)) ?? (await write(rt, inputs));
+      return {
+        id: `${guildId}/${commandId}`,
+        outs: { ...omit(inputs, ["__provider"]), applicationId },
+      };
+    },
+
+    async read(id: string, props: Bag): Promise<{ id: string; props?: Bag; inputs?: Bag }> {
+      const applicationId = rt.resolveApplicationId(optionalString(props, "applicationId"));
+      const guildId = requireString(props, "guildId");
+      const commandId = requireString(props, "commandId");
+      const live = (await rt.scopes.guildPermissions(applicationId, guildId)).get(commandId);
+      if (!live && commandId !== applicationId) {
+        // No overwrites: the command may be gone (then so is this resource) or just unset.
+        try {
+          await rt.client.getCommandPermissions(applicationId, guildId, commandId);
+        } catch (err) {
+          if (isGone(err)) return { id: "" };
+          throw err;
+        }
+      }
+      // Keep the declared spelling when nothing drifted; otherwise take what the service holds.
+      const declared = props["permissions"];
+      const liveList = live?.permissions ?? [];
+      const permissions = samePermissions(declared, liveList) ? declared : liveList;
+      const inputs = { ...omit(props, ["__provider"]), applicationId, permissions };
+      return { id, props: inputs, inputs };
+    },
+
+    async update(_id: string, _olds: Bag, news: Bag): Promise<{ outs: Bag }> {
+      const { applicationId } = await write(rt, news);
+      return { outs: { ...omit(news, ["__provider"]), applicationId } };
+    },
+
+    async delete(_id: string, props: Bag): Promise<void> {
+      const applicationId = rt.resolveApplicationId(optionalString(props, "applicationId"));
+      const guildId = requireString(props, "guildId");
+      const commandId = requireString(props, "commandId");
+      // A permissions resource of this deployment wrote this command's list (a replacement
+      // moved onto it): emptying it now would undo that.
+      if (rt.deployment.arePermissionsLive(commandId)) return;
+      const empty = () =>
+        rt.client.editCommandPermissions(applicationId, guildId, commandId, { permissions: [] });
+      const credentials = rt.client.rest.credentials;
+      const used = credentials.userSession().accessToken;
+      try {
+        await empty().catch(async (err: unknown) => {
+          // In a `destroy` no UserAuthorization diff runs first, so the token may have
+          // expired: refresh it here, once for all the deletes (the refresh token it rotates
+          // goes away with the stack).
+          if (!(
+            err instanceof ServiceApiError &&
+            err.status === 401 &&
+            credentials.canRefreshUser
+          )) {
+            throw err;
+          }
+          await credentials.refreshUserAfterRejection(used);
+          await empty();
+        });
+      } catch (err) {
+        if (!isGone(err)) throw err; // the command is gone, and its permissions with it
+      }
+      rt.scopes.invalidatePermissions(applicationId, guildId);
+    },
+  };
+
+  return forEngine(provider, describePermissions, rt);
+}

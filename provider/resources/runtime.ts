@@ -1,0 +1,102 @@
+/**
+ * The provider runtime: everything the resources of one provider process share, in one
+ * explicit object built once per process and handed to the resource code: the settings
+ * read in `configure`, the one client built from them, the scope caches, the bulk
+ * queues, the deployment's memory and the clock.
+ *
+ * Both front doors build one: the dynamic-provider host (dynamicProviders.ts) and the
+ * resource plugin (provider/plugin). Tests build their own. Nothing here lives on
+ * `globalThis`: two runtimes in one process (two explicit providers, two tests) never
+ * see each other's caches, queues or credentials.
+ */
+import type { CommandsApi } from "../client";
+import { ConfigurationError, createCommandsClient } from "../client";
+import { BulkWriter } from "./bulkWriter";
+import type { Clock } from "./clock";
+import { systemClock } from "./clock";
+import { DeploymentMemory } from "./deploymentMemory";
+import { ScopeCache } from "./scopeCache";
+import type { ProviderSettings, StackConfig } from "./settings";
+import { readSettings } from "./settings";
+
+export interface RuntimeOptions {
+  readonly clock?: Clock;
+  /** Environment-variable fallbacks of the settings (default: `process.env`). */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+export class ProviderRuntime {
+  readonly clock: Clock;
+  readonly deployment = new DeploymentMemory();
+  readonly scopes: ScopeCache;
+  readonly bulk: BulkWriter;
+  private readonly env: NodeJS.ProcessEnv;
+  private current: ProviderSettings | undefined;
+  private api: CommandsApi | undefined;
+  /** The `configure` text last applied (a second kind configured alike changes nothing). */
+  private configuredWith: string | undefined;
+
+  constructor(options: RuntimeOptions = {}) {
+    this.clock = options.clock ?? systemClock;
+    this.env = options.env ?? process.env;
+    this.scopes = new ScopeCache(this);
+    this.bulk = new BulkWriter(this);
+  }
+
+  /** `configure` of every provider kind: keeps the settings; the client is built on first use. */
+  configure(config: StackConfig | undefined): void {
+    const next = readSettings(config, this.env);
+    const text = JSON.stringify(next);
+    // Each provider kind is configured once per process with the same stack config.
+    if (this.configuredWith === text) return;
+    this.configuredWith = text;
+    this.current = next;
+    void this.api?.close();
+    this.api = undefined;
+  }
+
+  /** What is wrong with a configuration, before it is applied (the plugin's CheckConfig). */
+  checkConfiguration(config: StackConfig): { property: string; reason: string }[] {
+    try {
+      readSettings(config, this.env);
+      return [];
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      const key = /^discord:(\w+)/.exec(reason)?.[1] ?? "";
+      return [{ property: key, reason }];
+    }
+  }
+
+  get settings(): ProviderSettings {
+    this.current ??= readSettings(undefined, this.env);
+    return this.current;
+  }
+
+  get client(): CommandsApi {
+    this.api ??= createCommandsClient({
+      ...this.settings.client,
+      now: () => this.clock.now(),
+      sleep: (ms) => this.clock.sleep(ms),
+    });
+    return this.api;
+  }
+
+  /** The application id a resource acts for: its own, or the configured default. */
+  resolveApplicationId(declared: string | undefined): string {
+    const id = declared ?? this.settings.applicationId;
+    if (!id) {
+      throw new ConfigurationError(
+        "no application id: set `applicationId` on the resource, or the stack config " +
+          "`discord:applicationId` (pulumi config set discord:applicationId <id>), or DISCORD_APPLICATION_ID.",
+      );
+    }
+    return id;
+  }
+
+  /** Closes the client's connections (tests, and a plugin that shuts down). */
+  async close(): Promise<void> {
+    const api = this.api;
+    this.api = undefined;
+    await api?.close();
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The provider's settings: stack config (or the plugin's provider configuration) first,
+ * then environment variables. Read in `configure` into the provider runtime (runtime.ts).
+ *
+ * Credentials read here live only in the runtime's memory: never in a resource's inputs
+ * or outputs, never in the serialized provider, never in an error or log line.
+ */
+import type { ClientConfig } from "../client";
+import { ConfigurationError } from "../client";
+import type { WriteMode } from "../writeMode";
+import { isWriteMode, WRITE_MODE_SETTING, WRITE_MODES } from "../writeMode";
+
+export { WRITE_MODES } from "../writeMode";
+export type { WriteMode } from "../writeMode";
+
+/**
+ * The configuration a provider is handed, by namespaced key (`discord:botToken`): the
+ * dynamic provider's stack config, or the plugin's provider inputs mapped to those keys.
+ */
+export interface StackConfig {
+  get(key: string): string | undefined;
+}
+
+/** Stack config keys, their environment-variable fallbacks, and the client option they set. */
+export const SETTINGS = [
+  { key: "discord:apiUrl", env: "DISCORD_API_URL", option: "apiUrl" },
+  { key: "discord:applicationId", env: "DISCORD_APPLICATION_ID", option: undefined },
+  { key: "discord:botToken", env: "DISCORD_BOT_TOKEN", option: "botToken" },
+  { key: "discord:clientId", env: "DISCORD_CLIENT_ID", option: "clientId" },
+  { key: "discord:clientSecret", env: "DISCORD_CLIENT_SECRET", option: "clientSecret" },
+  { key: "discord:bearerToken", env: "DISCORD_BEARER_TOKEN", option: "bearerToken" },
+  { key: "discord:refreshToken", env: "DISCORD_REFRESH_TOKEN", option: "refreshToken" },
+  { key: "discord:readCacheMs", env: "DISCORD_READ_CACHE_MS", option: undefined },
+  { key: "discord:bulkWindowMs", env: "DISCORD_BULK_WINDOW_MS", option: undefined },
+  { key: "discord:timeoutMs", env: "DISCORD_TIMEOUT_MS", option: undefined },
+] as const;
+
+/** How long a finished scope list is reused (see scopeCache.ts) unless configured. */
+const DEFAULT_READ_CACHE_MS = 10_000;
+/** How long a bulk batch collects operations (see bulkWriter.ts) unless configured. */
+const DEFAULT_BULK_WINDOW_MS = 200;
+
+export interface ProviderSettings {
+  readonly client: ClientConfig;
+  /** Default application id for resources that do not name one. */
+  readonly applicationId: string | undefined;
+  readonly writeMode: WriteMode;
+  /** How long a finished scope list is reused, in milliseconds. */
+  readonly readCacheMs: number;
+  /** How long a bulk batch collects operations, in milliseconds. */
+  readonly bulkWindowMs: number;
+}
+
+/** Reads the provider's settings: stack config first, then environment variables. */
+export function readSettings(
+  config: StackConfig | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): ProviderSettings {
+  const client: ClientConfig = {};
+  let applicationId: string | undefined;
+  let readCacheMs = DEFAULT_READ_CACHE_MS;
+  let bulkWindowMs = DEFAULT_BULK_WINDOW_MS;
+  for (const s of SETTINGS) {
+    const value = config?.get(s.key) ?? env[s.env];
+    if (value === undefined || value === "") continue;
+    if (s.option !== undefined) client[s.option] = value;
+    else if (s.key === "discord:applicationId") applicationId = value;
+    else if (s.key === "discord:timeoutMs") client.timeoutMs = positiveMs(s.key, value);
+    else if (s.key === "discord:readCacheMs") readCacheMs = nonNegativeMs(s.key, value);
+    else bulkWindowMs = nonNegativeMs(s.key, value);
+  }
+  const mode = config?.get(WRITE_MODE_SETTING.key) ?? env[WRITE_MODE_SETTING.env] ?? "";
+  if (mode !== "" && !isWriteMode(mode)) {
+    throw new ConfigurationError(
+      `${WRITE_MODE_SETTING.key} (or ${WRITE_MODE_SETTING.env}) must be one of ${WRITE_MODES.join(", ")}, not ${JSON.stringify(mode)}`,
+    );
+  }
+  return {
+    client,
+    applicationId,
+    readCacheMs,
+    bulkWindowMs,
+    writeMode: mode === "" ? "per-command" : mode,
+  };
+}
+
+function positiveMs(key: string, value: string): number {
+  const ms = Number(value);
+  if (!Number.isFinite(ms) || ms <= 0) {
+    throw new ConfigurationError(`${key} must be a number of milliseconds > 0, not "${value}"`);
+  }
+  return ms;
+}
+
+function nonNegativeMs(key: string, value: string): number {
+  const ms = Number(value);
+  if (!Number.isFinite(ms) || ms < 0) {
+    throw new ConfigurationError(`${key} must be a number of milliseconds >= 0, not "${value}"`);
+  }
+  return ms;
+}
