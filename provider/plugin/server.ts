@@ -1,0 +1,262 @@
+/**
+ * The resource plugin `discord-commands`: Pulumi's provider protocol (gRPC) over the same
+ * resource lifecycles as the dynamic resources (provider/resources), on one provider
+ * runtime per plugin process. Every language reaches it through the package schema
+ * (plugin/schema.json) and the SDKs generated from it.
+ *
+ * Why not `@pulumi/pulumi/provider`'s `main` (3.259): its server answers `Configure`
+ * without handing the provider its configuration (the provider interface has no
+ * `configure`), leaves `CheckConfig` and `DiffConfig` unimplemented, and its `Read` crashes
+ * on an import, whose request carries no properties (`req.getProperties().toJavaScript()`
+ * of undefined; design.md "Other languages"). This server uses the same generated gRPC
+ * stubs and the same grpc-js, and implements those methods.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
+import * as structproto from "google-protobuf/google/protobuf/struct_pb";
+import type { Bag } from "../resources/propertyBags";
+import type { ProviderRuntime } from "../resources/runtime";
+import type { PluginResource } from "./resources";
+import { pluginResources, PLUGIN_CONFIG_KEYS, pluginStackConfig, urnType } from "./resources";
+
+/** The package's root: `provider/plugin` is two levels down, three once built into `dist/`. */
+const PACKAGE_ROOT =
+  ["..", "../.."]
+    .map((up) => path.resolve(__dirname, "..", up))
+    .find((dir) => fs.existsSync(path.join(dir, "plugin", "PulumiPlugin.yaml"))) ??
+  path.resolve(__dirname, "../..");
+
+function packageVersion(): string {
+  const pkg = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as {
+    version?: unknown;
+  };
+  return typeof pkg.version === "string" ? pkg.version : "0.0.0";
+}
+
+/** The package schema, generated from provider/schema (`npm run generate`). */
+export function packageSchema(): string {
+  return fs.readFileSync(path.join(PACKAGE_ROOT, "plugin", "schema.json"), "utf8");
+}
+
+/** A value Pulumi marks as secret, as the engine sends it when secrets are accepted. */
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
+
+/** Plain values: secrets unwrapped (the runtime keeps credentials in memory only). */
+export function unwrapSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(unwrapSecrets);
+  if (value !== null && typeof value === "object") {
+    const record = value as Record<string, unknown>;
+    if (record[SECRET_SIG] === SECRET_VALUE) return unwrapSecrets(record["value"]);
+    return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, unwrapSecrets(v)]));
+  }
+  return value;
+}
+
+function bag(struct: structproto.Struct | undefined): Bag {
+  return struct === undefined ? {} : (unwrapSecrets(struct.toJavaScript()) as Bag);
+}
+
+function toStruct(value: Bag): structproto.Struct {
+  // Struct cannot hold `undefined`: drop those keys.
+  return structproto.Struct.fromJavaScript(
+    JSON.parse(JSON.stringify(value)) as Record<string, structproto.JavaScriptValue>,
+  );
+}
+
+function failed(err: unknown): grpc.ServiceError {
+  const message = err instanceof Error ? err.message : String(err);
+  // No `code` of the service's may reach grpc-js (engineErrors.ts): UNKNOWN, one message.
+  return Object.assign(new Error(message), {
+    code: grpc.status.UNKNOWN,
+    details: message,
+    metadata: new grpc.Metadata(),
+  });
+}
+
+type Unary<Req, Res> = grpc.handleUnaryCall<Req, Res>;
+
+/** A unary handler that answers with `fn`'s value, or its failure as one message. */
+function unary<Req, Res>(fn: (req: Req) => Promise<Res>): Unary<Req, Res> {
+  return (call, callback) => {
+    fn(call.request).then(
+      (res) => callback(null, res),
+      (err: unknown) => callback(failed(err), null),
+    );
+  };
+}
+
+/** The gRPC service implementation over one runtime. */
+export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceProviderServer> {
+  const resources = pluginResources(rt);
+  const resourceOf = (urn: string): PluginResource => {
+    const type = urnType(urn);
+    const resource = resources.get(type);
+    if (resource === undefined) throw new Error(`unknown resource type ${type}`);
+    return resource;
+  };
+
+  return {
+    getPluginInfo: unary(async () => {
+      const info = new plugproto.PluginInfo();
+      info.setVersion(packageVersion());
+      return info;
+    }),
+
+    getSchema: unary(async (req: provproto.GetSchemaRequest) => {
+      if (req.getVersion() !== 0) throw new Error(`unsupported schema version ${req.getVersion()}`);
+      const res = new provproto.GetSchemaResponse();
+      res.setSchema(packageSchema());
+      return res;
+    }),
+
+    checkConfig: unary(async (req: provproto.CheckRequest) => {
+      const news = req.getNews();
+      const res = new provproto.CheckResponse();
+      // Handed back as given (secrets stay marked); only judged here.
+      if (news !== undefined) res.setInputs(news);
+      const problems = rt.checkConfiguration(pluginStackConfig(bag(news), new Map()));
+      res.setFailuresList(
+        problems.map((p) => {
+          const f = new provproto.CheckFailure();
+          f.setProperty(p.property);
+          f.setReason(p.reason);
+          return f;
+        }),
+      );
+      return res;
+    }),
+
+    diffConfig: unary(async (req: provproto.DiffRequest) => {
+      const res = new provproto.DiffResponse();
+      const olds = bag(req.getOldInputs() ?? req.getOlds());
+      const news = bag(req.getNews());
+      const changed = PLUGIN_CONFIG_KEYS.filter(
+        (k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]),
+      );
+      // A changed setting updates the provider; it never replaces the resources (those
+      // whose inputs follow it, such as the default applicationId, diff on their own).
+      res.setChanges(
+        changed.length > 0
+          ? provproto.DiffResponse.DiffChanges.DIFF_SOME
+          : provproto.DiffResponse.DiffChanges.DIFF_NONE,
+      );
+      res.setDiffsList(changed);
+      return res;
+    }),
+
+    configure: unary(async (req: provproto.ConfigureRequest) => {
+      const variables = new Map<string, string>();
+      req.getVariablesMap().forEach((value: string, key: string) => variables.set(key, value));
+      rt.configure(pluginStackConfig(bag(req.getArgs()), variables));
+      const res = new provproto.ConfigureResponse();
+      // Secrets arrive unwrapped; outputs the schema marks secret are kept secret by the
+      // engine and the generated SDKs (additionalSecretOutputs).
+      res.setAcceptsecrets(false);
+      res.setAcceptresources(false);
+      res.setAcceptoutputs(false);
+      // Create and update never run in a preview: what they return is the service's.
+      res.setSupportspreview(false);
+      return res;
+    }),
+
+    check: unary(async (req: provproto.CheckRequest) => {
+      const urn = req.getUrn();
+      const result = await resourceOf(urn).check(urn, bag(req.getOlds()), bag(req.getNews()));
+      const res = new provproto.CheckResponse();
+      res.setInputs(toStruct(result.inputs));
+      res.setFailuresList(
+        result.failures.map((f) => {
+          const failure = new provproto.CheckFailure();
+          failure.setProperty(f.property);
+          failure.setReason(f.reason);
+          return failure;
+        }),
+      );
+      return res;
+    }),
+
+    diff: unary(async (req: provproto.DiffRequest) => {
+      const urn = req.getUrn();
+      const olds = bag(req.getOldInputs() ?? req.getOlds());
+      const result = await resourceOf(urn).diff(req.getId(), olds, bag(req.getNews()));
+      const res = new provproto.DiffResponse();
+      res.setChanges(
+        result.changes
+          ? provproto.DiffResponse.DiffChanges.DIFF_SOME
+          : provproto.DiffResponse.DiffChanges.DIFF_NONE,
+      );
+      res.setReplacesList(result.replaces);
+      res.setDeletebeforereplace(result.deleteBeforeReplace);
+      return res;
+    }),
+
+    create: unary(async (req: provproto.CreateRequest) => {
+      const result = await resourceOf(req.getUrn()).create(bag(req.getProperties()));
+      const res = new provproto.CreateResponse();
+      res.setId(result.id);
+      res.setProperties(toStruct(result.outs));
+      return res;
+    }),
+
+    read: unary(async (req: provproto.ReadRequest) => {
+      const urn = req.getUrn();
+      // An import's Read carries no properties: the id alone says what to read.
+      const props = req.hasProperties() ? bag(req.getProperties()) : undefined;
+      const result = await resourceOf(urn).read(req.getId(), props);
+      const res = new provproto.ReadResponse();
+      res.setId(result.id);
+      if (result.props !== undefined) res.setProperties(toStruct(result.props));
+      if (result.inputs !== undefined) res.setInputs(toStruct(result.inputs));
+      return res;
+    }),
+
+    update: unary(async (req: provproto.UpdateRequest) => {
+      const urn = req.getUrn();
+      const olds = bag(req.getOldInputs() ?? req.getOlds());
+      const result = await resourceOf(urn).update(req.getId(), olds, bag(req.getNews()));
+      const res = new provproto.UpdateResponse();
+      res.setProperties(toStruct(result.outs));
+      return res;
+    }),
+
+    delete: unary(async (req: provproto.DeleteRequest) => {
+      await resourceOf(req.getUrn()).delete(req.getId(), bag(req.getProperties()));
+      return new emptyproto.Empty();
+    }),
+
+    cancel: unary(async () => {
+      await rt.close();
+      return new emptyproto.Empty();
+    }),
+
+    attach: unary(async () => new emptyproto.Empty()),
+  };
+}
+
+/**
+ * Serves the plugin on a free loopback port and prints the port, as the engine expects
+ * of a plugin. Resolves with the server (tests stop it with `forceShutdown`).
+ */
+export async function servePlugin(
+  rt: ProviderRuntime,
+): Promise<{ server: grpc.Server; port: number }> {
+  const server = new grpc.Server({
+    "grpc.max_receive_message_length": 400 * 1024 * 1024,
+  });
+  server.addService(
+    provrpc.ResourceProviderService,
+    providerService(rt) as grpc.UntypedServiceImplementation,
+  );
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) =>
+      err ? reject(err) : resolve(p),
+    );
+  });
+  return { server, port };
+}
