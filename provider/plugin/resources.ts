@@ -150,6 +150,8 @@ export function pluginResources(rt: ProviderRuntime): Map<string, PluginResource
                 ["applicationId", "guildId", "commandId"],
               ]);
         const { commandId, ...where } = parts;
+        // The inputs the import records name the application, as a declaration's do after check.
+        where["applicationId"] = rt.resolveApplicationId(where["applicationId"]);
         const read = await lifecycle.read(commandId as string, where);
         if (read.id === "") {
           throw new ConfigurationError(`cannot import ${name} "${id}": no such command`);
@@ -172,6 +174,7 @@ export function pluginResources(rt: ProviderRuntime): Map<string, PluginResource
         ["guildId", "commandId"],
         ["applicationId", "guildId", "commandId"],
       ]);
+      where["applicationId"] = rt.resolveApplicationId(where["applicationId"]);
       const read = await permissions.read(`${where["guildId"]}/${where["commandId"]}`, where);
       if (read.id === "") {
         throw new ConfigurationError(

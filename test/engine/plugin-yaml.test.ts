@@ -1,0 +1,256 @@
+/**
+ * The resource plugin through the real CLI from a YAML program (no code of ours in the
+ * program: the plugin is all there is), against the emulator: the demo's kinds of
+ * resources deploy, a second `up` writes nothing, an out-of-band edit shows in
+ * `preview --refresh`, a rename is a replacement whose permissions are written again,
+ * an invalid field and two resources claiming one name fail the preview naming the
+ * field or the resources, `pulumi import` by id previews clean, and `destroy` leaves
+ * every command the stack does not manage.
+ */
+import type { RunningEmulator } from "../../emulator";
+import { startEmulator } from "../../emulator";
+import { PulumiProgram } from "../../scripts/pulumiProgram";
+import { PROJECT_ROOT } from "../../scripts/toolchain";
+import { Api, rec } from "../emulator/helpers";
+import { IDS } from "./lifecycle.helpers";
+
+jest.setTimeout(600_000);
+
+let emu: RunningEmulator;
+let prog: PulumiProgram;
+let api: Api;
+
+const PLUGIN = `${PROJECT_ROOT}/plugin`;
+
+/** A YAML program of the plugin's resources; `resources` is the YAML under `resources:`. */
+function yamlProgram(resources: string, outputs = ""): string {
+  return [
+    "name: plugin-yaml",
+    "runtime: yaml",
+    "packages:",
+    `  discord-commands: ${PLUGIN}`,
+    "resources:",
+    resources.trimEnd(),
+    outputs === "" ? "" : `outputs:\n${outputs.trimEnd()}`,
+    "",
+  ].join("\n");
+}
+
+function demoSet(guildCommandName: string): string {
+  return `
+  ping:
+    type: discord-commands:GlobalCommand
+    properties:
+      name: ping
+      description: Check the bot
+      nameLocalizations:
+        fr: ping
+      descriptionLocalizations:
+        fr: Vérifier le bot
+  moderation:
+    type: discord-commands:GuildCommand
+    properties:
+      guildId: "${IDS.guild}"
+      name: ${guildCommandName}
+      description: Remove a member
+      defaultMemberPermissions: "2"
+      options:
+        - type: 6
+          name: member
+          description: Who
+          required: true
+  moderationPermissions:
+    type: discord-commands:GuildCommandPermissions
+    properties:
+      guildId: "${IDS.guild}"
+      commandId: \${moderation.id}
+      permissions:
+        - id: "${IDS.role}"
+          type: 1
+          permission: true
+`;
+}
+
+const writes = (): { method: string; route: string | null }[] =>
+  emu
+    .requestLog()
+    .filter((e) => e.method !== "GET")
+    .map((e) => ({ method: e.method, route: e.route }));
+
+const live = (): Record<string, unknown>[] => emu.control.commands();
+const liveNamed = (name: string): Record<string, unknown> | undefined =>
+  live().find((c) => c["name"] === name);
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, rateLimits: false });
+  api = new Api(emu);
+  // A command another tool made: never touched by the stack.
+  const other = await api.post(`${api.app}/commands`, { name: "other", description: "Not ours" });
+  expect(other.status).toBe(201);
+  prog = new PulumiProgram("plugin-yaml", { "Pulumi.yaml": yamlProgram(demoSet("kick")) });
+  await prog.stack("dev");
+  await prog.ok([
+    "config",
+    "set-all",
+    "--plaintext",
+    `discord-commands:apiUrl=${emu.url}`,
+    "--plaintext",
+    `discord-commands:applicationId=${emu.applicationId}`,
+    "--secret",
+    `discord-commands:botToken=${emu.botToken}`,
+    "--secret",
+    `discord-commands:bearerToken=${emu.userBearerToken}`,
+  ]);
+});
+
+afterAll(async () => {
+  prog?.cleanup();
+  await emu?.close();
+});
+
+test("up deploys; a second up writes nothing; the state holds no credential and no provider code", async () => {
+  await prog.up();
+  const kick = liveNamed("kick");
+  expect(kick).toMatchObject({ guild_id: IDS.guild, default_member_permissions: "2" });
+  expect(liveNamed("ping")).toMatchObject({ description_localizations: { fr: "Vérifier le bot" } });
+  const perms = emu.control.state().permissions.find((p) => p["id"] === kick?.["id"]);
+  expect(perms?.["permissions"]).toEqual([{ id: IDS.role, type: 1, permission: true }]);
+
+  emu.control.resetLog();
+  const again = await prog.up();
+  expect(again.stdout).toMatch(/4 unchanged/);
+  expect(writes()).toEqual([]);
+
+  const state = (await prog.ok(["stack", "export"])).stdout;
+  expect(state).not.toContain(emu.botToken);
+  expect(state).not.toContain(emu.userBearerToken);
+  expect(state).not.toContain("__provider");
+});
+
+test("an out-of-band edit shows in preview --refresh, and up restores it", async () => {
+  const ping = liveNamed("ping");
+  await api.call("PATCH", `/__emulator/commands/${String(ping?.["id"])}`, {
+    body: { description: "Changed by hand" },
+  });
+  const preview = await prog.ok(["preview", "--refresh", "--non-interactive", "--diff"]);
+  expect(preview.stdout).toMatch(/discord-commands:index:GlobalCommand.*ping/);
+  expect(preview.stdout).toMatch(/~ description\s*: "Changed by hand" => "Check the bot"/);
+  await prog.up(["--refresh"]);
+  expect(liveNamed("ping")?.["description"]).toBe("Check the bot");
+});
+
+test("a rename is a replacement: a new command, its permissions written again", async () => {
+  const before = liveNamed("kick");
+  prog.write({ "Pulumi.yaml": yamlProgram(demoSet("remove")) });
+  const preview = await prog.ok(["preview", "--non-interactive"]);
+  expect(preview.stdout).toMatch(
+    /\+-\s+discord-commands:index:GuildCommand\s+moderation\s+replace/,
+  );
+  await prog.up();
+  const after = liveNamed("remove");
+  expect(liveNamed("kick")).toBeUndefined();
+  expect(after?.["id"]).not.toBe(before?.["id"]);
+  const perms = emu.control.state().permissions.find((p) => p["id"] === after?.["id"]);
+  expect(perms?.["permissions"]).toEqual([{ id: IDS.role, type: 1, permission: true }]);
+});
+
+test("an invalid field fails the preview with its path, before any request", async () => {
+  prog.write({
+    "Pulumi.yaml": yamlProgram(
+      `${demoSet("remove")}
+  broken:
+    type: discord-commands:GlobalCommand
+    properties:
+      name: broken
+      description: Has a bad option
+      options:
+        - type: 3
+          name: Bad Name
+          description: Upper case and a space
+`,
+    ),
+  });
+  emu.control.resetLog();
+  const res = await prog.run(["preview", "--non-interactive"]);
+  expect(res.code).not.toBe(0);
+  expect(res.stdout + res.stderr).toMatch(/options\[0\]\.name: /);
+  expect(writes()).toEqual([]);
+});
+
+test("two resources claiming one name fail the preview, naming both", async () => {
+  prog.write({
+    "Pulumi.yaml": yamlProgram(
+      `${demoSet("remove")}
+  pingAgain:
+    type: discord-commands:GlobalCommand
+    properties:
+      name: ping
+      description: The same name
+`,
+    ),
+  });
+  const res = await prog.run(["preview", "--non-interactive"]);
+  expect(res.code).not.toBe(0);
+  expect(res.stdout + res.stderr).toMatch(/resources ('ping', 'pingAgain'|'pingAgain', 'ping') all declare/);
+});
+
+test("pulumi import by id, then the declared resource previews with no change", async () => {
+  prog.write({ "Pulumi.yaml": yamlProgram(demoSet("remove")) });
+  const made = rec(
+    (
+      await api.post(`${api.guild}/commands`, {
+        name: "warn",
+        description: "Warn a member",
+        options: [{ type: 3, name: "reason", description: "Why", max_length: 200 }],
+      })
+    ).body,
+  );
+  const id = `${IDS.guild}/${String(made["id"])}`;
+  const generated = `${prog.root}/imported.yaml`;
+  await prog.ok([
+    "import",
+    "discord-commands:index:GuildCommand",
+    "warn",
+    id,
+    "--yes",
+    "--non-interactive",
+    "--protect=false",
+    "--out",
+    generated,
+  ]);
+  const code = (await import("node:fs")).readFileSync(generated, "utf8");
+  expect(code).toContain("maxLength: 200");
+  // The generated declaration under the program's other resources.
+  const resources = code.replace(/^resources:\n/m, "");
+  prog.write({ "Pulumi.yaml": yamlProgram(`${demoSet("remove")}\n${resources}`) });
+  emu.control.resetLog();
+  const summary = await prog.previewSummary();
+  expect(summary).toEqual({ same: 5 });
+  expect(writes()).toEqual([]);
+});
+
+test("a wrong token fails with one clear message, and the token never shows", async () => {
+  await prog.ok(["config", "set", "--secret", "discord-commands:botToken", "not-the-token"]);
+  // A change to write, so the provider uses the new configuration.
+  prog.write({
+    "Pulumi.yaml": yamlProgram(demoSet("remove").replace("Check the bot", "Check the bot!")),
+  });
+  const res = await prog.run(["up", "--yes", "--non-interactive", "--skip-preview"]);
+  expect(res.code).not.toBe(0);
+  const text = res.stdout + res.stderr;
+  expect(text).toMatch(
+    /updating global command "ping" .* failed: PATCH \S+ answered 401 \(code 0\)/,
+  );
+  expect(text).toMatch(/fix: the application's credentials were rejected/);
+  expect(text).not.toContain("not-the-token");
+  await prog.ok(["config", "set", "--secret", "discord-commands:botToken", emu.botToken]);
+  await prog.up();
+  expect(liveNamed("ping")?.["description"]).toBe("Check the bot!");
+});
+
+test("destroy removes the stack's commands and keeps every other one", async () => {
+  await prog.destroy();
+  const names = live().map((c) => c["name"]);
+  expect(names).toEqual(["other"]);
+  expect(emu.control.state().permissions).toEqual([]);
+});
