@@ -191,7 +191,9 @@ test("two resources claiming one name fail the preview, naming both", async () =
   });
   const res = await prog.run(["preview", "--non-interactive"]);
   expect(res.code).not.toBe(0);
-  expect(res.stdout + res.stderr).toMatch(/resources ('ping', 'pingAgain'|'pingAgain', 'ping') all declare/);
+  expect(res.stdout + res.stderr).toMatch(
+    /resources ('ping', 'pingAgain'|'pingAgain', 'ping') all declare/,
+  );
 });
 
 test("pulumi import by id, then the declared resource previews with no change", async () => {
