@@ -350,6 +350,7 @@ interface GoBuild {
 function commandName(pkg: string): string {
   return path.posix.basename(pkg.replace(/\/v\d+$/, ""));
 }
+
 /**
  * The flags every Go build of ours uses. Engine runs pass them to Go programs too
  * (GOFLAGS): a program whose modules are at the CLI's versions then reuses the CLI's
@@ -394,11 +395,6 @@ function run(
   });
 }
 
-/**
- * `go build`, with progress: first `go list -deps` (which downloads the modules) counts
- * the packages, then `go build -v` names each package it compiles, and every 15 s one
- * line says how many of them are done. A cold build is minutes of silence otherwise.
- */
 /**
  * `go build`, with progress: first `go list -deps` (which downloads the modules) counts
  * the packages, then `go build -v` names each package it compiles, and every 15 s one
@@ -543,6 +539,11 @@ async function buildIntoCache(go: string, version: string, log: (line: string) =
   await withLock(lock, "building the Pulumi toolchain", log, async () => {
     const missing = missingParts(version); // another process may have built some meanwhile
     fs.mkdirSync(binDir, { recursive: true });
+    // Left by a build that died (we hold the lock: nobody else is building).
+    for (const entry of fs.readdirSync(binDir)) {
+      if (/^\.build-\d+$|\.tmp-\d+$/.test(entry))
+        fs.rmSync(path.join(binDir, entry), { recursive: true, force: true });
+    }
     if (missing.cli) {
       log(`Building the Pulumi CLI v${version} from Go modules into ${binDir}`);
       log(
@@ -590,13 +591,14 @@ async function buildIntoCache(go: string, version: string, log: (line: string) =
 const MIN_PYTHON: readonly [number, number] = [3, 10];
 
 function findPython(): { bin: string; version: string } | undefined {
+  // The interpreter's own base executable: a pyenv shim or an activated venv (ours, even,
+  // which setup may re-make) would not do to create a venv from.
+  const script = "import sys; print('%d.%d' % sys.version_info[:2]); print(sys._base_executable)";
   for (const name of ["python3", "python"]) {
-    const bin = which(name);
-    if (!bin) continue;
-    const out = spawnSync(bin, ["-c", "import sys; print('%d.%d' % sys.version_info[:2])"], {
-      encoding: "utf8",
-    });
-    const version = (out.stdout ?? "").trim();
+    const found = which(name);
+    if (!found) continue;
+    const out = spawnSync(found, ["-c", script], { encoding: "utf8" });
+    const [version = "", bin = found] = (out.stdout ?? "").trim().split("\n");
     const [major = 0, minor = 0] = version.split(".").map(Number);
     if (
       out.status === 0 &&
@@ -684,7 +686,12 @@ export async function ensureToolchain(log: (line: string) => void): Promise<Tool
         `${version}: keep them equal (see README, "How the Pulumi CLI is obtained offline").`,
     );
   }
-  const missing = missingParts(version);
+  const found = findToolchain();
+  // Looking again costs two `pulumi version` runs: only when something is missing.
+  const missing: ReturnType<typeof missingParts> =
+    found && OTHER_LANGUAGES.every((l) => found.languageHosts[l])
+      ? { cli: false, hosts: [] }
+      : missingParts(version);
   if (missing.cli || missing.hosts.length > 0) {
     const go = findGo();
     if (go) {
@@ -710,7 +717,7 @@ export async function ensureToolchain(log: (line: string) => void): Promise<Tool
     }
   }
 
-  let tc = lookAgain();
+  let tc = missing.cli || missing.hosts.length > 0 ? lookAgain() : found;
   if (!tc)
     throw new SetupError(`the built CLI in ${cacheBinDir(version)} does not report v${version}`);
   bundleDynamicPlugin(tc);
