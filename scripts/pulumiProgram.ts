@@ -13,7 +13,7 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type * as automation from "@pulumi/pulumi/automation";
-import { PROJECT_ROOT, requireToolchain, toolchainPath } from "./toolchain";
+import { GO_BUILD_FLAGS, PROJECT_ROOT, requireToolchain, toolchainPath } from "./toolchain";
 
 export const WORK_ROOT = path.join(PROJECT_ROOT, ".work", "tests");
 const PASSPHRASE = "test-passphrase-not-a-secret";
@@ -42,6 +42,8 @@ export function engineEnv(root: string, extra: Record<string, string> = {}): Nod
     PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "false",
     // Tests type-check with `tsc` once; the engine's ts-node need not do it per run.
     PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+    // A Go program built with the CLI's flags reuses the CLI's compiled packages.
+    GOFLAGS: [process.env["GOFLAGS"], ...GO_BUILD_FLAGS].filter(Boolean).join(" "),
     NO_COLOR: "1",
     ...extra,
   };

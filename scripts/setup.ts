@@ -1,12 +1,19 @@
 /**
  * `npm run setup` (also run before `npm start` and `npm test`): makes sure Node >= 22,
- * the Pulumi CLI matching `@pulumi/pulumi`, its Node.js language host and the
- * dynamic-provider plugin script are available, building the CLI offline if needed, and
- * builds the package into `dist/`.
+ * the Pulumi CLI matching `@pulumi/pulumi`, its language hosts (Node.js, Python, Go,
+ * YAML), the dynamic-provider plugin script and the Python virtual environment are
+ * available, building them offline if needed, and builds the package into `dist/`.
  * Idempotent; seconds when everything is already there. A step that cannot be done
  * stops with one message that says what to install.
  */
-import { buildPackage, ensureToolchain, SetupError } from "./toolchain";
+import * as path from "node:path";
+import {
+  buildPackage,
+  ensureToolchain,
+  OTHER_LANGUAGES,
+  PROJECT_ROOT,
+  SetupError,
+} from "./toolchain";
 
 async function main(): Promise<void> {
   const started = Date.now();
@@ -15,8 +22,11 @@ async function main(): Promise<void> {
     const tc = await ensureToolchain(log);
     buildPackage(log);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    const hosts = OTHER_LANGUAGES.filter((lang) => tc.languageHosts[lang]);
+    const venv = tc.pythonVenv ? path.relative(PROJECT_ROOT, tc.pythonVenv) : "none";
     log(
       `setup: pulumi v${tc.pulumiVersion} (${tc.source === "path" ? "found on PATH" : "cached"} in ${tc.pulumiBinDir}), ` +
+        `hosts nodejs${hosts.map((h) => `, ${h}`).join("")}, Python venv ${venv}, ` +
         `node from ${tc.nodeBinDir}, ready in ${seconds}s`,
     );
   } catch (err) {

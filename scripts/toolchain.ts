@@ -1,11 +1,14 @@
 /**
  * Where the project's engine toolchain lives and how to get it, offline.
  *
- * The Pulumi CLI and its Node.js language host cannot be downloaded on machines that
- * reach only the npm registry, Debian's packages and the Go module proxy, so they are
+ * The Pulumi CLI and its language hosts (Node.js, Python, Go, YAML) cannot be downloaded
+ * on machines that reach only package registries and the Go module proxy, so they are
  * built from Go modules (wrapper modules in `toolchain/`; README, "How the Pulumi CLI is
  * obtained offline") into a cache outside the work tree, keyed by version, so every
- * clone on a machine shares one build. A matching `pulumi` already on PATH is used as it is.
+ * clone on a machine shares one build. A matching `pulumi` already on PATH is used as it
+ * is, with whichever hosts it has beside it; the others are built into the cache. Python
+ * programs run in the project's virtual environment (`.work/venv`, from
+ * `toolchain/python/requirements.txt`).
  *
  * `findToolchain()` only looks; `ensureToolchain()` (the setup step) also builds.
  */
@@ -22,11 +25,24 @@ export class SetupError extends Error {
   override readonly name = "SetupError";
 }
 
+/** The languages whose programs the engine runs beside Node.js (their hosts are optional). */
+export const OTHER_LANGUAGES = ["python", "go", "yaml"] as const;
+export type OtherLanguage = (typeof OTHER_LANGUAGES)[number];
+
 export interface Toolchain {
   /** The `pulumi` CLI version, e.g. "3.259.0". */
   readonly pulumiVersion: string;
   /** Folder holding `pulumi` and `pulumi-language-nodejs`. */
   readonly pulumiBinDir: string;
+  /**
+   * `pulumi-language-<lang>` of each other language whose host was found (beside the CLI,
+   * or in the cache, which `toolchainPath` puts on PATH); a missing one was not built.
+   */
+  readonly languageHosts: Readonly<Partial<Record<OtherLanguage, string>>>;
+  /** The project's Python virtual environment holding the `pulumi` SDK, once created. */
+  readonly pythonVenv: string | undefined;
+  /** Folder holding the `go` that the Go host builds programs with, if Go is installed. */
+  readonly goBinDir: string | undefined;
   /** "path" when a matching CLI was found on PATH, "cache" when built or reused from the cache. */
   readonly source: "path" | "cache";
   /** Folder holding the Node >= 22 binary that every process of ours must run on. */
@@ -123,13 +139,125 @@ function findCliOnPath(version: string): string | undefined {
   return host && path.dirname(host) === path.dirname(cli) ? path.dirname(cli) : undefined;
 }
 
+/** The cached CLI, when it reports the version (its Node.js host is looked for apart). */
 function findCliInCache(version: string): string | undefined {
   const dir = cacheBinDir(version);
   const cli = path.join(dir, "pulumi");
-  if (!fs.existsSync(cli) || !fs.existsSync(path.join(dir, "pulumi-language-nodejs"))) {
+  if (!fs.existsSync(cli)) return undefined;
+  return cliVersion(cli) === version ? dir : undefined;
+}
+
+/**
+ * How each language host is built: its wrapper module in `toolchain/`, the Go package,
+ * and the module whose version (in that go.mod) identifies a build. The Node.js, Python
+ * and Go hosts share one module (one download and one compile of pkg/sdk v3.200.0).
+ */
+interface HostSpec {
+  readonly binary: string;
+  readonly moduleDir: string;
+  readonly pkg: string;
+  readonly modulePath: string;
+  /** Files of the wrapper module that must sit beside the binary. */
+  readonly companions: readonly string[];
+}
+
+const HOSTS_MODULE = "language-hosts";
+/** The one pseudo-version the proxy serves of these hosts is absent from the checksum database. */
+const HOSTS_GONOSUMDB = [
+  "github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs",
+  "github.com/pulumi/pulumi/sdk/python/cmd/pulumi-language-python",
+  "github.com/pulumi/pulumi/sdk/go/pulumi-language-go",
+].join(",");
+
+const HOSTS: Readonly<Record<"nodejs" | OtherLanguage, HostSpec>> = {
+  nodejs: {
+    binary: "pulumi-language-nodejs",
+    moduleDir: HOSTS_MODULE,
+    pkg: "github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3",
+    modulePath: "github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3",
+    companions: [],
+  },
+  python: {
+    binary: "pulumi-language-python",
+    moduleDir: HOSTS_MODULE,
+    pkg: "github.com/pulumi/pulumi/sdk/python/cmd/pulumi-language-python/v3",
+    modulePath: "github.com/pulumi/pulumi/sdk/python/cmd/pulumi-language-python/v3",
+    // The host runs every program through this script, which its Go module lacks.
+    companions: ["pulumi-language-python-exec"],
+  },
+  go: {
+    binary: "pulumi-language-go",
+    moduleDir: HOSTS_MODULE,
+    pkg: "github.com/pulumi/pulumi/sdk/go/pulumi-language-go/v3",
+    modulePath: "github.com/pulumi/pulumi/sdk/go/pulumi-language-go/v3",
+    companions: [],
+  },
+  yaml: {
+    binary: "pulumi-language-yaml",
+    moduleDir: "language-yaml",
+    pkg: "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml",
+    modulePath: "github.com/pulumi/pulumi-yaml",
+    companions: [],
+  },
+};
+
+function readIfExists(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch {
     return undefined;
   }
-  return cliVersion(cli) === version ? dir : undefined;
+}
+
+function toolchainDir(...parts: string[]): string {
+  return path.join(PROJECT_ROOT, "toolchain", ...parts);
+}
+
+/** What a cached host was built from, e.g. "github.com/pulumi/pulumi-yaml v1.25.0". */
+function hostSource(spec: HostSpec): string {
+  const version = goModVersion(toolchainDir(spec.moduleDir), spec.modulePath);
+  return `${spec.modulePath} ${version ?? "(unpinned)"}`;
+}
+
+/** A stamp beside a cached host names what it was built from, so a bumped pin rebuilds it. */
+function stampFile(binDir: string, spec: HostSpec): string {
+  return path.join(binDir, `.${spec.binary}.source`);
+}
+
+function companionsPresent(dir: string, spec: HostSpec): boolean {
+  return spec.companions.every((file) => fs.existsSync(path.join(dir, file)));
+}
+
+/**
+ * A host of another language: beside a CLI found on PATH (Pulumi's own distribution
+ * ships them there), else in the cache when its stamp matches the wrapper module's pin.
+ */
+function findHost(lang: OtherLanguage, cliDir: string, source: "path" | "cache", version: string) {
+  const spec = HOSTS[lang];
+  if (source === "path") {
+    const beside = path.join(cliDir, spec.binary);
+    if (fs.existsSync(beside) && companionsPresent(cliDir, spec)) return beside;
+  }
+  const dir = cacheBinDir(version);
+  const cached = path.join(dir, spec.binary);
+  if (!fs.existsSync(cached) || !companionsPresent(dir, spec)) return undefined;
+  return readIfExists(stampFile(dir, spec))?.trim() === hostSource(spec) ? cached : undefined;
+}
+
+/** Where the project's Python virtual environment lives (git-ignored, one per clone). */
+export const PYTHON_VENV = path.join(PROJECT_ROOT, ".work", "venv");
+const REQUIREMENTS = toolchainDir("python", "requirements.txt");
+
+/** The venv's stamp holds the requirements it was made from: an edit re-installs them. */
+function venvStamp(): string {
+  return path.join(PYTHON_VENV, ".requirements.txt");
+}
+
+function findPythonVenv(): string | undefined {
+  if (!fs.existsSync(path.join(PYTHON_VENV, "bin", "python"))) return undefined;
+  return readIfExists(venvStamp()) === fs.readFileSync(REQUIREMENTS, "utf8")
+    ? PYTHON_VENV
+    : undefined;
 }
 
 let remembered: Toolchain | undefined;
@@ -149,10 +277,22 @@ function lookForToolchain(): Toolchain | undefined {
   const cached = onPath ? undefined : findCliInCache(version);
   const binDir = onPath ?? cached;
   if (!binDir) return undefined;
+  // The Node.js host belongs with the CLI (findCliOnPath checked it for a CLI on PATH).
+  if (!onPath && !fs.existsSync(path.join(binDir, HOSTS.nodejs.binary))) return undefined;
+  const source = onPath ? "path" : "cache";
+  const languageHosts: Partial<Record<OtherLanguage, string>> = {};
+  for (const lang of OTHER_LANGUAGES) {
+    const host = findHost(lang, binDir, source, version);
+    if (host) languageHosts[lang] = host;
+  }
+  const go = findGo();
   return {
     pulumiVersion: version,
     pulumiBinDir: binDir,
-    source: onPath ? "path" : "cache",
+    languageHosts,
+    pythonVenv: findPythonVenv(),
+    goBinDir: go ? path.dirname(go) : undefined,
+    source,
     nodeBinDir: findNodeBinDir(),
     dynamicPluginDir: dynamicPluginDir(),
   };
@@ -172,10 +312,15 @@ export function requireToolchain(): Toolchain {
 /**
  * The environment every engine run of ours uses: Node >= 22 first on PATH (the engine
  * starts `pulumi-resource-pulumi-nodejs`, a shell script that runs `node`), then the
- * CLI, then the plugin script's own folder as a fallback for a CLI that lacks it.
+ * CLI, then the plugin script's own folder as a fallback for a CLI that lacks it, then
+ * the cache's language hosts when the CLI came from PATH without them (the engine looks
+ * for a host beside itself, then on PATH), then `go`, which the Go host builds with.
  */
 export function toolchainPath(tc: Toolchain, basePath = process.env["PATH"] ?? ""): string {
-  return [tc.nodeBinDir, tc.pulumiBinDir, tc.dynamicPluginDir, basePath].join(path.delimiter);
+  const hostDirs = Object.values(tc.languageHosts).map((host) => path.dirname(host));
+  const dirs = [tc.nodeBinDir, tc.pulumiBinDir, tc.dynamicPluginDir, ...hostDirs];
+  if (tc.goBinDir) dirs.push(tc.goBinDir);
+  return [...new Set(dirs), basePath].join(path.delimiter);
 }
 
 function findGo(): string | undefined {
@@ -194,11 +339,24 @@ function goModVersion(moduleDir: string, modulePath: string): string | undefined
 
 interface GoBuild {
   readonly moduleDir: string;
-  readonly pkg: string;
-  readonly output: string;
+  /** Main packages, each built into `outDir` under its command's name. */
+  readonly pkgs: readonly string[];
+  readonly outDir: string;
   readonly ldflags: string;
   readonly env: NodeJS.ProcessEnv;
 }
+
+/** The name `go build` gives a main package's binary: its last path element, less a /vN. */
+function commandName(pkg: string): string {
+  return path.posix.basename(pkg.replace(/\/v\d+$/, ""));
+}
+
+/**
+ * The flags every Go build of ours uses. Engine runs pass them to Go programs too
+ * (GOFLAGS): a program whose modules are at the CLI's versions then reuses the CLI's
+ * compiled packages from Go's build cache, since package builds are cached by flags.
+ */
+export const GO_BUILD_FLAGS: readonly string[] = ["-trimpath", "-tags=osusergo,grpcnotrace"];
 
 /** How often a long build reports how far it got. */
 const PROGRESS_EVERY_MS = 15_000;
@@ -241,34 +399,38 @@ function run(
  * `go build`, with progress: first `go list -deps` (which downloads the modules) counts
  * the packages, then `go build -v` names each package it compiles, and every 15 s one
  * line says how many of them are done. A cold build is minutes of silence otherwise.
+ * Several commands of one module build in one go (shared packages compile once); each
+ * binary is renamed into place when all are built, so a half-built one is never found.
  */
 async function goBuild(go: string, build: GoBuild, log: (line: string) => void): Promise<void> {
-  const tmp = `${build.output}.tmp-${process.pid}`;
+  const tmpDir = path.join(build.outDir, `.build-${process.pid}`);
+  const what = build.pkgs.map(commandName).join(", ");
   const opts = {
     cwd: build.moduleDir,
     env: { ...process.env, GOFLAGS: "-mod=readonly", ...build.env },
   };
   const started = Date.now();
   const fail = (stderr: string[]): SetupError => {
-    fs.rmSync(tmp, { force: true });
+    fs.rmSync(tmpDir, { recursive: true, force: true });
     const tail = stderr.join("\n").trim().split("\n").slice(-15).join("\n");
     const offline = /dial tcp|proxy\.golang|403|lookup|connection refused|timeout/i.test(tail);
     return new SetupError(
-      `building ${build.pkg} failed${offline ? " (the Go module proxy could not be reached or refused a module)" : ""}.\n` +
+      `building ${what} (${build.pkgs.join(" ")}) failed${offline ? " (the Go module proxy could not be reached or refused a module)" : ""}.\n` +
         `${tail}\n` +
         "Check that the Go module proxy is reachable (GOPROXY), or install the Pulumi CLI " +
-        `v${pinnedPulumiVersion()} with pulumi-language-nodejs on PATH.`,
+        `v${pinnedPulumiVersion()} with its language hosts on PATH.`,
     );
   };
 
-  log(`  ${build.pkg}: downloading modules and listing packages (go list -deps)...`);
-  const listed = await run(go, ["list", "-deps", build.pkg], opts, () => undefined);
+  log(`  ${what}: downloading modules and listing packages (go list -deps)...`);
+  const listed = await run(go, ["list", "-deps", ...build.pkgs], opts, () => undefined);
   if (listed.status !== 0) throw fail(listed.stderr);
   const total = listed.stdout.split("\n").filter(Boolean).length;
-  log(`  ${build.pkg}: ${total} packages, modules ready after ${elapsed(started)}; compiling`);
+  log(`  ${what}: ${total} packages, modules ready after ${elapsed(started)}; compiling`);
 
-  const args = ["build", "-v", "-trimpath", "-tags", "osusergo,grpcnotrace"];
-  args.push("-ldflags", build.ldflags, "-o", tmp, build.pkg);
+  fs.mkdirSync(tmpDir, { recursive: true });
+  const args = ["build", "-v", ...GO_BUILD_FLAGS];
+  args.push("-ldflags", build.ldflags, "-o", `${tmpDir}${path.sep}`, ...build.pkgs);
   log(`  go ${args.join(" ")}   (in ${path.relative(PROJECT_ROOT, build.moduleDir)})`);
   let compiled = 0;
   const progress = setInterval(() => {
@@ -283,22 +445,24 @@ async function goBuild(go: string, build: GoBuild, log: (line: string) => void):
     clearInterval(progress);
   }
   if (built.status !== 0) throw fail(built.stderr);
-  fs.renameSync(tmp, build.output); // atomic: a half-built binary is never found
+  for (const pkg of build.pkgs) {
+    const name = commandName(pkg);
+    fs.renameSync(path.join(tmpDir, name), path.join(build.outDir, name)); // atomic
+  }
+  fs.rmSync(tmpDir, { recursive: true, force: true });
   const cached =
     total - compiled > 0 ? `; the other ${total - compiled} came from Go's build cache` : "";
-  log(
-    `  built ${path.basename(build.output)} in ${elapsed(started)} (${compiled} packages compiled${cached})`,
-  );
+  log(`  built ${what} in ${elapsed(started)} (${compiled} packages compiled${cached})`);
 }
 
-/** Serializes builds across clones and processes sharing the cache. */
+/** Serializes work on shared files across clones and processes (`lock` is a directory). */
 async function withLock<T>(
-  dir: string,
+  lock: string,
+  what: string,
   log: (line: string) => void,
   fn: () => Promise<T>,
 ): Promise<T> {
-  const lock = path.join(dir, ".lock");
-  fs.mkdirSync(dir, { recursive: true });
+  fs.mkdirSync(path.dirname(lock), { recursive: true });
   const deadline = Date.now() + 20 * 60_000;
   let nextNotice = 0;
   for (;;) {
@@ -311,7 +475,7 @@ async function withLock<T>(
       if (Date.now() - since > 20 * 60_000) fs.rmSync(lock, { recursive: true, force: true });
       if (Date.now() > deadline) throw new SetupError(`timed out waiting for the lock ${lock}`);
       if (Date.now() >= nextNotice) {
-        log(`  another process is building the CLI (lock ${lock}); waiting for it`);
+        log(`  another process is ${what} (lock ${lock}); waiting for it`);
         nextNotice = Date.now() + 60_000;
       }
       await sleep(2000);
@@ -324,6 +488,15 @@ async function withLock<T>(
   }
 }
 
+/** Writes `content` to `target` (mode 755) unless it already holds it; atomic. */
+function installFile(target: string, content: Buffer): void {
+  const current = fs.existsSync(target) ? fs.readFileSync(target) : undefined;
+  if (current?.equals(content)) return;
+  const tmp = `${target}.tmp-${process.pid}`;
+  fs.writeFileSync(tmp, content, { mode: 0o755 });
+  fs.renameSync(tmp, target);
+}
+
 /**
  * Puts the dynamic-provider plugin script beside a CLI we built, as the CLI's own
  * distribution bundles it: found there, it is used without the engine's warning
@@ -332,78 +505,238 @@ async function withLock<T>(
 function bundleDynamicPlugin(tc: Toolchain): void {
   if (tc.source !== "cache") return;
   const name = "pulumi-resource-pulumi-nodejs";
-  const source = fs.readFileSync(path.join(tc.dynamicPluginDir, name));
-  const target = path.join(tc.pulumiBinDir, name);
-  const current = fs.existsSync(target) ? fs.readFileSync(target) : undefined;
-  if (current?.equals(source)) return;
-  const tmp = `${target}.tmp-${process.pid}`;
-  fs.writeFileSync(tmp, source, { mode: 0o755 });
-  fs.renameSync(tmp, target);
+  installFile(
+    path.join(tc.pulumiBinDir, name),
+    fs.readFileSync(path.join(tc.dynamicPluginDir, name)),
+  );
 }
 
-/** Finds the toolchain, building the CLI and language host from Go modules if needed. */
+/** Keeps a cached host's companion files (the Python exec script) equal to the repo's. */
+function installCompanions(binDir: string, spec: HostSpec): void {
+  for (const file of spec.companions) {
+    installFile(path.join(binDir, file), fs.readFileSync(toolchainDir(spec.moduleDir, file)));
+  }
+}
+
+type HostName = keyof typeof HOSTS;
+
+/** What the cache lacks for this version: the CLI itself, and which language hosts. */
+function missingParts(version: string): { cli: boolean; hosts: HostName[] } {
+  const binDir = cacheBinDir(version);
+  const onPath = findCliOnPath(version);
+  const hosts: HostName[] = [];
+  if (!onPath && !fs.existsSync(path.join(binDir, HOSTS.nodejs.binary))) hosts.push("nodejs");
+  for (const lang of OTHER_LANGUAGES) {
+    if (!findHost(lang, onPath ?? binDir, onPath ? "path" : "cache", version)) hosts.push(lang);
+  }
+  return { cli: !onPath && !findCliInCache(version), hosts };
+}
+
+/** Builds the CLI and the missing language hosts into the cache, under the cache's lock. */
+async function buildIntoCache(go: string, version: string, log: (line: string) => void) {
+  const binDir = cacheBinDir(version);
+  const lock = path.join(path.dirname(binDir), ".lock");
+  await withLock(lock, "building the Pulumi toolchain", log, async () => {
+    const missing = missingParts(version); // another process may have built some meanwhile
+    fs.mkdirSync(binDir, { recursive: true });
+    // Left by a build that died (we hold the lock: nobody else is building).
+    for (const entry of fs.readdirSync(binDir)) {
+      if (/^\.build-\d+$|\.tmp-\d+$/.test(entry))
+        fs.rmSync(path.join(binDir, entry), { recursive: true, force: true });
+    }
+    if (missing.cli) {
+      log(`Building the Pulumi CLI v${version} from Go modules into ${binDir}`);
+      log(
+        "  (once per machine: about 5 minutes and 5 GB of Go caches when cold, seconds when warm)",
+      );
+      await goBuild(
+        go,
+        {
+          moduleDir: toolchainDir("pulumi"),
+          pkgs: ["github.com/pulumi/pulumi/pkg/v3/cmd/pulumi"],
+          outDir: binDir,
+          // The version stamp matters: without it `pulumi version` is empty and the
+          // Automation API refuses the CLI.
+          ldflags: `-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v${version}`,
+          env: {},
+        },
+        log,
+      );
+    }
+    if (missing.hosts.length === 0) return;
+    log(`Building the language hosts (${missing.hosts.join(", ")}) from Go modules into ${binDir}`);
+    for (const moduleDir of [...new Set(missing.hosts.map((h) => HOSTS[h].moduleDir))]) {
+      const specs = missing.hosts.map((h) => HOSTS[h]).filter((s) => s.moduleDir === moduleDir);
+      await goBuild(
+        go,
+        {
+          moduleDir: toolchainDir(moduleDir),
+          pkgs: specs.map((s) => s.pkg),
+          outDir: binDir,
+          ldflags: "-s -w",
+          // go.sum (committed) pins the hash of what the checksum database lacks.
+          env: moduleDir === HOSTS_MODULE ? { GONOSUMDB: HOSTS_GONOSUMDB } : {},
+        },
+        log,
+      );
+      for (const spec of specs) {
+        installCompanions(binDir, spec);
+        fs.writeFileSync(stampFile(binDir, spec), `${hostSource(spec)}\n`);
+      }
+    }
+  });
+}
+
+/** A `python3` on PATH new enough for the `pulumi` SDK, and its version. */
+const MIN_PYTHON: readonly [number, number] = [3, 10];
+
+function findPython(): { bin: string; version: string } | undefined {
+  // The interpreter's own base executable: a pyenv shim or an activated venv (ours, even,
+  // which setup may re-make) would not do to create a venv from.
+  const script = "import sys; print('%d.%d' % sys.version_info[:2]); print(sys._base_executable)";
+  for (const name of ["python3", "python"]) {
+    const found = which(name);
+    if (!found) continue;
+    const out = spawnSync(found, ["-c", script], { encoding: "utf8" });
+    const [version = "", bin = found] = (out.stdout ?? "").trim().split("\n");
+    const [major = 0, minor = 0] = version.split(".").map(Number);
+    if (
+      out.status === 0 &&
+      (major > MIN_PYTHON[0] || (major === MIN_PYTHON[0] && minor >= MIN_PYTHON[1]))
+    ) {
+      return { bin, version };
+    }
+  }
+  return undefined;
+}
+
+/** The `pulumi` version the requirements pin; it must be the CLI's. */
+function requiredPythonSdk(): string | undefined {
+  return /^pulumi==(\S+)/m.exec(fs.readFileSync(REQUIREMENTS, "utf8"))?.[1];
+}
+
+/**
+ * Creates the project's Python virtual environment and installs the pinned requirements
+ * (the `pulumi` SDK and its dependencies, from the Python package index) into it. Made
+ * anew when the requirements change; the stamp is written last, so a half-made one is
+ * never found.
+ */
+async function createPythonVenv(
+  python: { bin: string; version: string },
+  log: (line: string) => void,
+) {
+  const rel = path.relative(PROJECT_ROOT, PYTHON_VENV);
+  await withLock(
+    `${PYTHON_VENV}.lock`,
+    "creating the Python virtual environment",
+    log,
+    async () => {
+      if (findPythonVenv()) return;
+      const started = Date.now();
+      log(
+        `Creating the Python virtual environment ${rel} (Python ${python.version}, ` +
+          `pulumi==${requiredPythonSdk() ?? "?"} and its dependencies from the Python package index)`,
+      );
+      fs.rmSync(PYTHON_VENV, { recursive: true, force: true });
+      const opts = { cwd: PROJECT_ROOT, env: process.env };
+      const venv = await run(python.bin, ["-m", "venv", PYTHON_VENV], opts, () => undefined);
+      if (venv.status !== 0) {
+        throw new SetupError(`\`${python.bin} -m venv ${rel}\` failed:\n${venv.stderr.join("\n")}`);
+      }
+      const pipArgs = ["-m", "pip", "install", "--disable-pip-version-check", "--no-input"];
+      pipArgs.push("-r", REQUIREMENTS);
+      const pip = await run(
+        path.join(PYTHON_VENV, "bin", "python"),
+        pipArgs,
+        opts,
+        () => undefined,
+      );
+      if (pip.status !== 0) {
+        const tail = [...pip.stdout.trim().split("\n"), ...pip.stderr].slice(-15).join("\n");
+        throw new SetupError(
+          `installing ${path.relative(PROJECT_ROOT, REQUIREMENTS)} into ${rel} failed ` +
+            `(is the Python package index reachable?):\n${tail}`,
+        );
+      }
+      fs.copyFileSync(REQUIREMENTS, venvStamp());
+      log(`  created ${rel} in ${elapsed(started)}`);
+    },
+  );
+}
+
+/** Forgets what `findToolchain` remembered, after setup changed what is there. */
+function lookAgain(): Toolchain | undefined {
+  remembered = undefined;
+  return findToolchain();
+}
+
+/**
+ * Finds the toolchain, building from Go modules whatever is missing: the CLI and its
+ * Node.js host (unless a matching CLI is on PATH), the Python, Go and YAML hosts (into the
+ * cache, also beside a CLI on PATH that lacks them), and the Python virtual environment.
+ * Without Go or Python, the parts that need them are left out with a warning: Node
+ * programs still run, and `findToolchain()` reports which hosts exist.
+ */
 export async function ensureToolchain(log: (line: string) => void): Promise<Toolchain> {
   const version = pinnedPulumiVersion();
+  const sdk = requiredPythonSdk();
+  if (sdk !== version) {
+    throw new SetupError(
+      `toolchain/python/requirements.txt pins pulumi==${sdk ?? "(nothing)"}, but @pulumi/pulumi is ` +
+        `${version}: keep them equal (see README, "How the Pulumi CLI is obtained offline").`,
+    );
+  }
   const found = findToolchain();
-  if (found) {
-    bundleDynamicPlugin(found);
-    return found;
+  // Looking again costs two `pulumi version` runs: only when something is missing.
+  const missing: ReturnType<typeof missingParts> =
+    found && OTHER_LANGUAGES.every((l) => found.languageHosts[l])
+      ? { cli: false, hosts: [] }
+      : missingParts(version);
+  if (missing.cli || missing.hosts.length > 0) {
+    const go = findGo();
+    if (go) {
+      const pinnedInGoMod = goModVersion(toolchainDir("pulumi"), "github.com/pulumi/pulumi/pkg/v3");
+      if (missing.cli && pinnedInGoMod !== `v${version}`) {
+        throw new SetupError(
+          `toolchain/pulumi/go.mod pins github.com/pulumi/pulumi/pkg/v3 ${pinnedInGoMod ?? "(nothing)"}, ` +
+            `but @pulumi/pulumi is ${version}: keep them equal (see README, "How the CLI is obtained").`,
+        );
+      }
+      await buildIntoCache(go, version, log);
+    } else if (missing.cli || missing.hosts.includes("nodejs")) {
+      throw new SetupError(
+        `the Pulumi CLI v${version} is neither on PATH nor in ${cacheRoot()}, and Go is not installed to build it.\n` +
+          `Install Go >= 1.24 (it builds the CLI from the Go module proxy), or install the Pulumi CLI v${version} ` +
+          "and pulumi-language-nodejs on PATH.",
+      );
+    } else {
+      log(
+        `setup: warning: no language host for ${missing.hosts.join(", ")} beside the CLI and no Go to ` +
+          "build them: programs in those languages cannot run (install Go >= 1.24, or Pulumi's own hosts beside the CLI).",
+      );
+    }
   }
 
-  const go = findGo();
-  if (!go) {
-    throw new SetupError(
-      `the Pulumi CLI v${version} is neither on PATH nor in ${cacheRoot()}, and Go is not installed to build it.\n` +
-        `Install Go >= 1.24 (it builds the CLI from the Go module proxy), or install the Pulumi CLI v${version} ` +
-        "and pulumi-language-nodejs on PATH.",
-    );
+  let tc = missing.cli || missing.hosts.length > 0 ? lookAgain() : found;
+  if (!tc)
+    throw new SetupError(`the built CLI in ${cacheBinDir(version)} does not report v${version}`);
+  bundleDynamicPlugin(tc);
+  if (tc.languageHosts.python && path.dirname(tc.languageHosts.python) === cacheBinDir(version)) {
+    installCompanions(cacheBinDir(version), HOSTS.python);
   }
-  const cliModule = path.join(PROJECT_ROOT, "toolchain", "pulumi");
-  const hostModule = path.join(PROJECT_ROOT, "toolchain", "language-nodejs");
-  const pinnedInGoMod = goModVersion(cliModule, "github.com/pulumi/pulumi/pkg/v3");
-  if (pinnedInGoMod !== `v${version}`) {
-    throw new SetupError(
-      `toolchain/pulumi/go.mod pins github.com/pulumi/pulumi/pkg/v3 ${pinnedInGoMod ?? "(nothing)"}, ` +
-        `but @pulumi/pulumi is ${version}: keep them equal (see README, "How the CLI is obtained").`,
-    );
+  if (!tc.pythonVenv) {
+    const python = findPython();
+    if (python) {
+      await createPythonVenv(python, log);
+      tc = lookAgain() ?? tc;
+    } else {
+      log(
+        `setup: warning: no python3 >= ${MIN_PYTHON.join(".")} on PATH: the Python virtual environment ` +
+          `(${path.relative(PROJECT_ROOT, PYTHON_VENV)}) is not created and Python programs cannot run.`,
+      );
+    }
   }
-  const binDir = cacheBinDir(version);
-  await withLock(path.dirname(binDir), log, async () => {
-    if (findCliInCache(version)) return; // another process built it while we waited
-    fs.mkdirSync(binDir, { recursive: true });
-    log(`Building the Pulumi CLI v${version} from Go modules into ${binDir}`);
-    log("  (once per machine: about 5 minutes and 5 GB of Go caches when cold, seconds when warm)");
-    await goBuild(
-      go,
-      {
-        moduleDir: cliModule,
-        pkg: "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi",
-        output: path.join(binDir, "pulumi"),
-        // The version stamp matters: without it `pulumi version` is empty and the
-        // Automation API refuses the CLI.
-        ldflags: `-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v${version}`,
-        env: {},
-      },
-      log,
-    );
-    await goBuild(
-      go,
-      {
-        moduleDir: hostModule,
-        pkg: "github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3",
-        output: path.join(binDir, "pulumi-language-nodejs"),
-        ldflags: "-s -w",
-        // The proxy's only version of the host is absent from the checksum database;
-        // go.sum (committed) pins its hash instead.
-        env: { GONOSUMDB: "github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs" },
-      },
-      log,
-    );
-  });
-  const built = findToolchain();
-  if (!built) throw new SetupError(`the built CLI in ${binDir} does not report v${version}`);
-  bundleDynamicPlugin(built);
-  return built;
+  return tc;
 }
 
 /**
