@@ -4,8 +4,9 @@ module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>"],
   testMatch: ["**/*.test.ts"],
-  testPathIgnorePatterns: ["/node_modules/", "/\\.work/", "/dist/"],
-  modulePathIgnorePatterns: ["<rootDir>/\\.work/", "<rootDir>/dist/"],
+  testPathIgnorePatterns: ["/node_modules/", "/\\.work/", "/dist/", "<rootDir>/sdks/"],
+  // sdks/: generated SDKs, whose package.json files would collide in Jest's module map.
+  modulePathIgnorePatterns: ["<rootDir>/\\.work/", "<rootDir>/dist/", "<rootDir>/sdks/"],
   transform: {
     "^.+\\.ts$": ["ts-jest", { diagnostics: false }],
   },

@@ -9,9 +9,16 @@
  *
  * Users of these tables: command.ts (acceptance per endpoint), normalize.ts (canonical
  * form, field diff, PATCH body), mapping.ts (SDK keys, child levels), the emulator's
- * store and presenter.
+ * store and presenter, and the package schema (provider/package: the descriptions).
  */
-import type { ChoiceField, CommandField, OptionField, Scope, WriteMode } from "./shapes";
+import type {
+  ChoiceField,
+  CommandField,
+  OptionField,
+  ReturnedCommandField,
+  Scope,
+  WriteMode,
+} from "./shapes";
 import { isRecord } from "./issues";
 import { InteractionContextType } from "./constants";
 
@@ -34,6 +41,14 @@ type Raw = Record<string, unknown>;
 export type Presence = "always" | "unlessNeutral" | "localizations" | "globalOnly";
 
 export interface FieldSpec<C = unknown> {
+  /**
+   * What the field means, for people who write programs (the package schema and the
+   * reference generated from it): from the spec's field tables, other fields named by
+   * their SDK (camelCase) names.
+   */
+  readonly description: string;
+  /** For fields the service deprecates: what to use instead (SDKs warn when it is set). */
+  readonly deprecated?: string;
   /** The canonical value, given the field's raw value and the whole raw object. */
   readonly canonical: (value: unknown, whole: Raw) => C;
   /**
@@ -176,14 +191,26 @@ const BOTH: readonly Scope[] = ["global", "guild"];
 const GLOBAL: readonly Scope[] = ["global"];
 
 export const CHOICE_FIELDS = {
-  name: { canonical: text, compared: "always", presence: "always" },
+  name: {
+    description: "The choice's name, shown to users: 1-100 characters.",
+    canonical: text,
+    compared: "always",
+    presence: "always",
+  },
   name_localizations: {
+    description: "Localized names, keyed by locale; values follow the same rules as `name`.",
     canonical: localized("name"),
     compared: "always",
     presence: "localizations",
     localizes: "name",
   },
-  value: { canonical: choiceValue, compared: "always", presence: "always" },
+  value: {
+    description:
+      "The value the app receives: a string of up to 100 characters for a STRING option, an integer for an INTEGER option, a double for a NUMBER option.",
+    canonical: choiceValue,
+    compared: "always",
+    presence: "always",
+  },
 } as const satisfies Record<ChoiceField, FieldSpec>;
 
 export type CanonicalChoice = CanonicalOf<typeof CHOICE_FIELDS>;
@@ -208,45 +235,101 @@ const number = {
 } as const;
 
 export const OPTION_FIELDS = {
-  type: { canonical: typeOr(0), compared: "always", presence: "always" },
-  name: { canonical: text, compared: "always", presence: "always" },
+  type: {
+    description: "The option's type.",
+    canonical: typeOr(0),
+    compared: "always",
+    presence: "always",
+  },
+  name: {
+    description:
+      "1-32 characters, by the rules of CHAT_INPUT command names (lowercase where a letter has a lowercase form); unique within its list of options.",
+    canonical: text,
+    compared: "always",
+    presence: "always",
+  },
   name_localizations: {
+    description:
+      "Localized names, keyed by locale; values follow the same rules as `name`, and differ from the other names of the same list.",
     canonical: localized("name"),
     compared: "always",
     presence: "localizations",
     localizes: "name",
   },
-  description: { canonical: text, compared: "always", presence: "always" },
+  description: {
+    description: "1-100 characters.",
+    canonical: text,
+    compared: "always",
+    presence: "always",
+  },
   description_localizations: {
+    description:
+      "Localized descriptions, keyed by locale; values follow the same rules as `description`.",
     canonical: localized("description"),
     compared: "always",
     presence: "localizations",
     localizes: "description",
   },
-  required: { canonical: flag(false), compared: "always", presence: "unlessNeutral" },
+  required: {
+    description:
+      "Whether users must fill the option in (default false); required options come before optional ones. Not for SUB_COMMAND and SUB_COMMAND_GROUP.",
+    canonical: flag(false),
+    compared: "always",
+    presence: "unlessNeutral",
+  },
   choices: {
+    description:
+      "At most 25; when present, they are the only valid values. STRING, INTEGER and NUMBER options only.",
     canonical: canonicalChoiceList,
     compared: "always",
     presence: "unlessNeutral",
     children: "choice",
   },
   options: {
+    description:
+      "The parameters of a SUB_COMMAND, or the subcommands of a SUB_COMMAND_GROUP; at most 25. Nesting is one level deep: groups hold subcommands, subcommands hold plain options.",
     canonical: canonicalOptionList,
     compared: "always",
     presence: "unlessNeutral",
     children: "option",
   },
-  channel_types: { canonical: numberSet, compared: "always", presence: "unlessNeutral" },
-  min_value: number,
-  max_value: number,
-  min_length: number,
-  max_length: number,
-  autocomplete: { canonical: flag(false), compared: "always", presence: "unlessNeutral" },
+  channel_types: {
+    description: "Restricts the channels shown to these types. CHANNEL options only.",
+    canonical: numberSet,
+    compared: "always",
+    presence: "unlessNeutral",
+  },
+  min_value: {
+    ...number,
+    description:
+      "The minimum permitted value: an integer for an INTEGER option, a double for a NUMBER option.",
+  },
+  max_value: {
+    ...number,
+    description:
+      "The maximum permitted value: an integer for an INTEGER option, a double for a NUMBER option.",
+  },
+  min_length: {
+    ...number,
+    description: "The minimum permitted length, 0 to 6000. STRING options only.",
+  },
+  max_length: {
+    ...number,
+    description: "The maximum permitted length, 1 to 6000. STRING options only.",
+  },
+  autocomplete: {
+    description:
+      "Sends autocomplete interactions while the user types (STRING, INTEGER and NUMBER options); may not be true when `choices` are present. Users may then enter values the app did not suggest.",
+    canonical: flag(false),
+    compared: "always",
+    presence: "unlessNeutral",
+  },
 } as const satisfies Record<OptionField, FieldSpec>;
 
 export const COMMAND_FIELDS = {
   /** Only in bulk bodies, to match an existing command; it identifies, it does not describe. */
   id: {
+    description: "The command's unique id, assigned by the service.",
     canonical: undefined,
     compared: "always",
     presence: "always",
@@ -256,6 +339,8 @@ export const COMMAND_FIELDS = {
   },
   /** Edit: discord.js's `edit()` with a builder body sends it; the service ignores it. */
   type: {
+    description:
+      "The command's type: CHAT_INPUT (1, the default), USER (2), MESSAGE (3) or PRIMARY_ENTRY_POINT (4, global only).",
     canonical: typeOr(1),
     compared: "always",
     presence: "always",
@@ -265,6 +350,8 @@ export const COMMAND_FIELDS = {
     keptIn: BOTH,
   },
   name: {
+    description:
+      "1-32 characters. CHAT_INPUT names match `^[-_'\\p{L}\\p{N}\\p{sc=Deva}\\p{sc=Thai}]{1,32}$` (unicode) in lowercase where a letter has a lowercase form; USER, MESSAGE and PRIMARY_ENTRY_POINT names may be mixed case and contain spaces.",
     canonical: text,
     compared: "always",
     presence: "always",
@@ -273,6 +360,7 @@ export const COMMAND_FIELDS = {
     keptIn: BOTH,
   },
   name_localizations: {
+    description: "Localized names, keyed by locale; values follow the same rules as `name`.",
     canonical: localized("name"),
     compared: "always",
     presence: "localizations",
@@ -283,6 +371,8 @@ export const COMMAND_FIELDS = {
   },
   /** "" for USER and MESSAGE, as the service returns it. */
   description: {
+    description:
+      "CHAT_INPUT and PRIMARY_ENTRY_POINT: 1-100 characters, required. USER and MESSAGE: none (the service returns an empty string).",
     canonical: text,
     compared: "always",
     presence: "always",
@@ -291,6 +381,8 @@ export const COMMAND_FIELDS = {
     keptIn: BOTH,
   },
   description_localizations: {
+    description:
+      "Localized descriptions, keyed by locale; values follow the same rules as `description`.",
     canonical: localized("description"),
     compared: "always",
     presence: "localizations",
@@ -300,6 +392,8 @@ export const COMMAND_FIELDS = {
     keptIn: BOTH,
   },
   options: {
+    description:
+      "The parameters, subcommands or subcommand groups of a CHAT_INPUT command (only CHAT_INPUT commands have options); at most 25.",
     canonical: canonicalOptionList,
     compared: "always",
     presence: "unlessNeutral",
@@ -310,6 +404,8 @@ export const COMMAND_FIELDS = {
   },
   /** Always present on the wire (string or null). */
   default_member_permissions: {
+    description:
+      'The permissions a member needs to use the command, unless an overwrite says otherwise: a bit set as a decimal string (the bitwise OR of permission bits, e.g. MANAGE_GUILD, `1 << 5`, is "32"). "0" forbids everyone in a guild except admins and those with a specific overwrite.',
     canonical: permissionBits,
     compared: "always",
     presence: "always",
@@ -323,6 +419,9 @@ export const COMMAND_FIELDS = {
    * computes the same to compare; a program that declares both sees no false diff).
    */
   dm_permission: {
+    description:
+      "Whether the command is available in DMs with the app (default true). Global commands only.",
+    deprecated: "Deprecated by the service: use contexts (BOT_DM allows DMs with the app).",
     canonical: dmPermission,
     compared: "always",
     presence: "globalOnly",
@@ -333,6 +432,10 @@ export const COMMAND_FIELDS = {
   },
   /** Deprecated; documented default true. */
   default_permission: {
+    description:
+      "Whether the command is enabled by default when the app is added to a guild (default true).",
+    deprecated:
+      'Deprecated by the service: use defaultMemberPermissions ("0" disables the command for everyone but admins).',
     canonical: flag(true),
     compared: "always",
     presence: "unlessNeutral",
@@ -346,6 +449,7 @@ export const COMMAND_FIELDS = {
    * bulk writer carries it.
    */
   nsfw: {
+    description: "Marks the command age-restricted. Default false.",
     canonical: flag(false),
     compared: "always",
     presence: "always",
@@ -356,6 +460,8 @@ export const COMMAND_FIELDS = {
   },
   /** Defaults to the application's installation contexts, which only the service knows. */
   integration_types: {
+    description:
+      "The installation contexts where the command is available; global commands only. Only contexts the application supports; left undeclared, the application's configured contexts apply and are not compared.",
     canonical: numberSetOrNull,
     compared: "whenDeclared",
     presence: "globalOnly",
@@ -365,6 +471,8 @@ export const COMMAND_FIELDS = {
     keptIn: GLOBAL,
   },
   contexts: {
+    description:
+      "Where the command can be used; global commands only (BOT_DM allows DMs with the app).",
     canonical: numberSetOrNull,
     compared: "always",
     presence: "globalOnly",
@@ -375,6 +483,8 @@ export const COMMAND_FIELDS = {
   },
   /** PRIMARY_ENTRY_POINT only. */
   handler: {
+    description:
+      "Who handles the launch of a PRIMARY_ENTRY_POINT command (only those; only for apps with an Activity).",
     canonical: canonicalNumber,
     compared: "always",
     presence: "unlessNeutral",
@@ -386,6 +496,17 @@ export const COMMAND_FIELDS = {
   CommandField,
   CommandFieldSpec | (Omit<CommandFieldSpec, "canonical"> & { canonical: undefined })
 >;
+
+/**
+ * The fields the service adds to a command it returns (spec: "Application Command"),
+ * beyond the body's: what they mean.
+ */
+export const RETURNED_COMMAND_FIELD_DESCRIPTIONS = {
+  application_id: "The application that owns the command.",
+  guild_id: "The guild whose scope holds the command (guild commands only).",
+  version:
+    "The command's version, an id the service renews whenever it records a substantial change of the command.",
+} as const satisfies Record<Exclude<ReturnedCommandField, CommandField>, string>;
 
 // ---- derived -------------------------------------------------------------------------
 

@@ -22,6 +22,16 @@ export const wirePermissionSchema = z.object({
   permission: z.boolean(),
 });
 
+export type PermissionField = keyof typeof wirePermissionSchema.shape;
+
+/** What each field of an overwrite means (spec: "Application Command Permissions"). */
+export const PERMISSION_FIELD_DESCRIPTIONS = {
+  id: "The id of a role, user or channel; or the guild's id for @everyone (a ROLE), or the guild's id minus 1 for all channels (a CHANNEL).",
+  type: "What `id` names: ROLE (1), USER (2) or CHANNEL (3).",
+  permission:
+    "true allows the command, false disallows it. A CHANNEL overwrite also applies to the threads in that channel.",
+} as const satisfies Record<PermissionField, string>;
+
 /** The body of endpoint 15: `{permissions: [...]}`, at most 100 overwrites. */
 export const wirePermissionsBodySchema = z.object({
   permissions: z.array(wirePermissionSchema),
@@ -34,6 +44,18 @@ export const wireGuildCommandPermissionsSchema = z.object({
   guild_id: snowflakeSchema,
   permissions: z.array(wirePermissionSchema),
 });
+
+/**
+ * What each field of a command's permissions in a guild means (spec: "Guild Application
+ * Command Permissions"); `id` is the command (`commandId` in the package schema).
+ */
+export const GUILD_PERMISSIONS_FIELD_DESCRIPTIONS = {
+  id: "The command whose overwrites these are; or the application's id, for the overwrites that apply to every command without overwrites of its own.",
+  application_id: "The application that owns the command.",
+  guild_id: "The guild the overwrites apply in.",
+  permissions:
+    "The overwrites, at most 100, at most one per id and type. Users without permission do not see the command; members with Administrator can use every command.",
+} as const satisfies Record<keyof typeof wireGuildCommandPermissionsSchema.shape, string>;
 
 export type WirePermission = z.infer<typeof wirePermissionSchema>;
 export type WirePermissionsBody = z.infer<typeof wirePermissionsBodySchema>;

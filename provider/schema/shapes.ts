@@ -43,8 +43,8 @@ export const wireOptionSchema = z.object({
   channel_types: z.array(z.literal(CHANNEL_TYPES)).optional(),
   min_value: z.number().optional(),
   max_value: z.number().optional(),
-  min_length: z.number().optional(),
-  max_length: z.number().optional(),
+  min_length: z.int().optional(),
+  max_length: z.int().optional(),
   autocomplete: z.boolean().optional(),
 });
 
@@ -91,3 +91,4 @@ export type WireCommand = z.infer<typeof wireCommandSchema>;
 export type CommandField = keyof typeof wireCommandBodySchema.shape;
 export type OptionField = keyof typeof wireOptionSchema.shape;
 export type ChoiceField = keyof typeof wireChoiceSchema.shape;
+export type ReturnedCommandField = keyof typeof wireCommandSchema.shape;
