@@ -13,7 +13,7 @@ import { ENUMS } from "../../provider/schema/enums";
 import { COMMAND_FIELDS, OPTION_FIELDS } from "../../provider/schema/fields";
 import type { SdkChoice, SdkOption } from "../../provider/schema";
 import type { WirePermission } from "../../provider/schema";
-import { readSettings } from "../../provider/resources/providerProcess";
+import { readSettings } from "../../provider/resources/settings";
 import {
   CONFIG,
   COMMAND_REPLACE_KEYS,
@@ -415,7 +415,7 @@ describe("provider configuration", () => {
       const fromEnv = readSettings(undefined, { [CONFIG[key].env]: sample(key) });
       expect(setting(fromEnv, key)).toEqual(parsed(key));
       const fromConfig = readSettings(
-        { get: (k) => (k === `discord:${key}` ? sample(key) : undefined) },
+        { get: (k: string) => (k === `discord:${key}` ? sample(key) : undefined) },
         {},
       );
       expect(setting(fromConfig, key)).toEqual(parsed(key));
