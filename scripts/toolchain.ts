@@ -162,6 +162,15 @@ interface HostSpec {
 }
 
 const HOSTS_MODULE = "language-hosts";
+/**
+ * The Go toolchain the hosts of HOSTS_MODULE are built with (fetched from the module proxy
+ * by `GOTOOLCHAIN`). Their SDK generators (pkg v3.200) compute a sub-folder's way up with
+ * `path.Dir(filepath.Rel(dir, ""))`; Go 1.26's `Rel` answers `..` where earlier Go
+ * answered `../.`, so built with Go 1.26 they write SDKs whose `config/` and `types/`
+ * import files that do not exist (Node.js `./types/input`, Python `from . import
+ * _utilities`). Built with Go 1.25 they write the SDKs Pulumi's own releases did.
+ */
+const HOSTS_GO_TOOLCHAIN = "go1.25.0";
 /** The one pseudo-version the proxy serves of these hosts is absent from the checksum database. */
 const HOSTS_GONOSUMDB = [
   "github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs",
@@ -216,7 +225,16 @@ function toolchainDir(...parts: string[]): string {
 /** What a cached host was built from, e.g. "github.com/pulumi/pulumi-yaml v1.25.0". */
 function hostSource(spec: HostSpec): string {
   const version = goModVersion(toolchainDir(spec.moduleDir), spec.modulePath);
-  return `${spec.modulePath} ${version ?? "(unpinned)"}`;
+  const go = spec.moduleDir === HOSTS_MODULE ? ` built with ${HOSTS_GO_TOOLCHAIN}` : "";
+  return `${spec.modulePath} ${version ?? "(unpinned)"}${go}`;
+}
+
+/** A cached host whose stamp says it was built from the wrapper module's pin, as we build. */
+function cachedHostCurrent(binDir: string, spec: HostSpec): boolean {
+  if (!fs.existsSync(path.join(binDir, spec.binary)) || !companionsPresent(binDir, spec)) {
+    return false;
+  }
+  return readIfExists(stampFile(binDir, spec))?.trim() === hostSource(spec);
 }
 
 /** A stamp beside a cached host names what it was built from, so a bumped pin rebuilds it. */
@@ -239,9 +257,7 @@ function findHost(lang: OtherLanguage, cliDir: string, source: "path" | "cache",
     if (fs.existsSync(beside) && companionsPresent(cliDir, spec)) return beside;
   }
   const dir = cacheBinDir(version);
-  const cached = path.join(dir, spec.binary);
-  if (!fs.existsSync(cached) || !companionsPresent(dir, spec)) return undefined;
-  return readIfExists(stampFile(dir, spec))?.trim() === hostSource(spec) ? cached : undefined;
+  return cachedHostCurrent(dir, spec) ? path.join(dir, spec.binary) : undefined;
 }
 
 /** Where the project's Python virtual environment lives (git-ignored, one per clone). */
@@ -278,7 +294,7 @@ function lookForToolchain(): Toolchain | undefined {
   const binDir = onPath ?? cached;
   if (!binDir) return undefined;
   // The Node.js host belongs with the CLI (findCliOnPath checked it for a CLI on PATH).
-  if (!onPath && !fs.existsSync(path.join(binDir, HOSTS.nodejs.binary))) return undefined;
+  if (!onPath && !cachedHostCurrent(binDir, HOSTS.nodejs)) return undefined;
   const source = onPath ? "path" : "cache";
   const languageHosts: Partial<Record<OtherLanguage, string>> = {};
   for (const lang of OTHER_LANGUAGES) {
@@ -525,7 +541,7 @@ function missingParts(version: string): { cli: boolean; hosts: HostName[] } {
   const binDir = cacheBinDir(version);
   const onPath = findCliOnPath(version);
   const hosts: HostName[] = [];
-  if (!onPath && !fs.existsSync(path.join(binDir, HOSTS.nodejs.binary))) hosts.push("nodejs");
+  if (!onPath && !cachedHostCurrent(binDir, HOSTS.nodejs)) hosts.push("nodejs");
   for (const lang of OTHER_LANGUAGES) {
     if (!findHost(lang, onPath ?? binDir, onPath ? "path" : "cache", version)) hosts.push(lang);
   }
@@ -575,7 +591,10 @@ async function buildIntoCache(go: string, version: string, log: (line: string) =
           outDir: binDir,
           ldflags: "-s -w",
           // go.sum (committed) pins the hash of what the checksum database lacks.
-          env: moduleDir === HOSTS_MODULE ? { GONOSUMDB: HOSTS_GONOSUMDB } : {},
+          env:
+            moduleDir === HOSTS_MODULE
+              ? { GONOSUMDB: HOSTS_GONOSUMDB, GOTOOLCHAIN: HOSTS_GO_TOOLCHAIN }
+              : {},
         },
         log,
       );

@@ -1,0 +1,111 @@
+/**
+ * Explicit providers: two applications (a staging bot and a production bot) in one
+ * program, each resource following its own provider's configuration (application,
+ * credentials), from a YAML program through the plugin. The same command name in both
+ * applications is no duplicate; the same name twice under one provider is.
+ */
+import type { RunningEmulator } from "../../emulator";
+import { startEmulator } from "../../emulator";
+import { PulumiProgram } from "../../scripts/pulumiProgram";
+import { PROJECT_ROOT } from "../../scripts/toolchain";
+
+jest.setTimeout(300_000);
+
+const STAGING = { id: "1300000000000000101", botToken: "staging-bot-token" };
+const PRODUCTION = { id: "1300000000000000201", botToken: "production-bot-token" };
+
+let emu: RunningEmulator;
+let prog: PulumiProgram;
+
+function program(extra = ""): string {
+  const provider = (app: { id: string; botToken: string }) => `
+    type: pulumi:providers:discord-commands
+    properties:
+      apiUrl: ${emu.url}
+      applicationId: "${app.id}"
+      botToken:
+        fn::secret: ${app.botToken}`;
+  return `name: plugin-providers
+runtime: yaml
+packages:
+  discord-commands: ${PROJECT_ROOT}/plugin
+resources:
+  staging:${provider(STAGING)}
+  production:${provider(PRODUCTION)}
+  pingStaging:
+    type: discord-commands:GlobalCommand
+    properties:
+      name: ping
+      description: Staging ping
+    options:
+      provider: \${staging}
+  pingProduction:
+    type: discord-commands:GlobalCommand
+    properties:
+      name: ping
+      description: Production ping
+    options:
+      provider: \${production}
+${extra}`;
+}
+
+beforeAll(async () => {
+  emu = await startEmulator({
+    port: 0,
+    rateLimits: false,
+    config: {
+      applications: [
+        { id: STAGING.id, botToken: STAGING.botToken, clientSecret: "staging-secret" },
+        { id: PRODUCTION.id, botToken: PRODUCTION.botToken, clientSecret: "production-secret" },
+      ],
+    },
+  });
+  prog = new PulumiProgram("plugin-providers", { "Pulumi.yaml": program() });
+  await prog.stack("dev");
+});
+
+afterAll(async () => {
+  prog?.cleanup();
+  await emu?.close();
+});
+
+const commandsOf = (applicationId: string) =>
+  emu.control
+    .commands()
+    .filter((c) => c["application_id"] === applicationId)
+    .map((c) => ({ name: c["name"], description: c["description"] }));
+
+test("each resource acts for its own provider's application, with its credentials", async () => {
+  await prog.up();
+  expect(commandsOf(STAGING.id)).toEqual([{ name: "ping", description: "Staging ping" }]);
+  expect(commandsOf(PRODUCTION.id)).toEqual([{ name: "ping", description: "Production ping" }]);
+  const state = (await prog.ok(["stack", "export"])).stdout;
+  expect(state).not.toContain(STAGING.botToken);
+  expect(state).not.toContain(PRODUCTION.botToken);
+  emu.control.resetLog();
+  await prog.up();
+  expect(emu.requestLog().filter((e) => e.method !== "GET")).toEqual([]);
+});
+
+test("one name twice under one provider fails the preview; across applications it does not", async () => {
+  prog.write({
+    "Pulumi.yaml": program(`  pingStagingAgain:
+    type: discord-commands:GlobalCommand
+    properties:
+      name: ping
+      description: A second staging ping
+    options:
+      provider: \${staging}
+`),
+  });
+  const res = await prog.run(["preview", "--non-interactive"]);
+  expect(res.code).not.toBe(0);
+  const text = res.stdout + res.stderr;
+  expect(text).toMatch(/'pingStaging'/);
+  expect(text).toMatch(/'pingStagingAgain'/);
+  expect(text).toContain(`application ${STAGING.id}`);
+  expect(text).not.toMatch(/'pingProduction'/);
+  prog.write({ "Pulumi.yaml": program() });
+  await prog.destroy();
+  expect(emu.control.commands()).toEqual([]);
+});
