@@ -135,14 +135,21 @@ export async function genSdk(
   }
 }
 
-/** Every file under `dir`, relative, sorted (`/` separators). */
+/**
+ * What installing or building an SDK from its folder leaves there (`pip install
+ * sdks/python` builds in the folder; `tsc` writes `bin/`): not the generator's, git-ignored.
+ */
+export const BUILD_OUTPUTS = /(^|\/)(build|bin|node_modules|__pycache__|[^/]+\.egg-info)$/;
+
+/** Every file under `dir`, relative, sorted (`/` separators), build outputs left out. */
 export function listFiles(dir: string): string[] {
   const out: string[] = [];
   const walk = (rel: string): void => {
     for (const entry of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
       const child = rel === "" ? entry.name : `${rel}/${entry.name}`;
-      if (entry.isDirectory()) walk(child);
-      else out.push(child);
+      if (entry.isDirectory()) {
+        if (!BUILD_OUTPUTS.test(child)) walk(child);
+      } else out.push(child);
     }
   };
   if (fs.existsSync(dir)) walk("");
