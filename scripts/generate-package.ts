@@ -13,7 +13,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { Worker } from "node:worker_threads";
-import { buildPackageSchema } from "../provider/package/schema";
+import { buildPackageSchema, SDK_NAMES } from "../provider/package/schema";
 import { renderReference } from "../provider/package/reference";
 import type { PackageSchema } from "../provider/package/types";
 import type { Toolchain } from "./toolchain";
@@ -135,18 +135,69 @@ export async function genSdk(
   }
 }
 
-/** Every file under `dir`, relative, sorted (`/` separators). */
+/**
+ * What installing or building an SDK from its folder leaves there (`pip install
+ * sdks/python` builds in the folder; `tsc` writes `bin/`): not the generator's, git-ignored.
+ */
+export const BUILD_OUTPUTS = /(^|\/)(build|bin|node_modules|__pycache__|[^/]+\.egg-info)$/;
+
+/** Every file under `dir`, relative, sorted (`/` separators), build outputs left out. */
 export function listFiles(dir: string): string[] {
   const out: string[] = [];
   const walk = (rel: string): void => {
     for (const entry of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
       const child = rel === "" ? entry.name : `${rel}/${entry.name}`;
-      if (entry.isDirectory()) walk(child);
-      else out.push(child);
+      if (entry.isDirectory()) {
+        if (!BUILD_OUTPUTS.test(child)) walk(child);
+      } else out.push(child);
     }
   };
   if (fs.existsSync(dir)) walk("");
   return out.sort();
+}
+
+function exists(file: string): boolean {
+  return fs.existsSync(file);
+}
+
+/**
+ * The relative imports of a generated SDK that point at nothing. The language hosts built
+ * with Go 1.26 generate them (pkg/codegen v3.200 computes a sub-folder's way up with
+ * `path.Dir(filepath.Rel(dir, ""))`, which Go 1.26's cleaner `Rel` turns into "."): Node's
+ * `config/vars.ts` imports "./types/input", Python's `config/vars.py` does
+ * `from . import _utilities`.
+ */
+export function brokenImports(language: SdkLanguage, dir: string): string[] {
+  const broken: string[] = [];
+  for (const file of listFiles(dir)) {
+    const text = fs.readFileSync(path.join(dir, file), "utf8");
+    const here = path.dirname(path.join(dir, file));
+    if (language === "nodejs" && file.endsWith(".ts")) {
+      for (const m of text.matchAll(/(?:from|require\()\s*["'](\.{1,2}\/[^"']*)["']/g)) {
+        const target = path.resolve(here, m[1] ?? "");
+        const found = [target, `${target}.ts`, path.join(target, "index.ts")].some(
+          (f) => exists(f) && fs.statSync(f).isFile(),
+        );
+        if (!found) broken.push(`${file}: ${m[1]}`);
+      }
+    } else if (language === "python" && /\.pyi?$/.test(file)) {
+      for (const m of text.matchAll(/^\s*from\s+(\.+)([\w.]*)\s+import\s+([\w, ]+)/gm)) {
+        const base = path.resolve(here, ...Array<string>((m[1] ?? ".").length - 1).fill(".."));
+        const modules = m[2] ? [m[2]] : (m[3] ?? "").split(",").map((n) => n.trim().split(" ")[0]);
+        for (const mod of modules) {
+          const target = path.join(base, ...(mod ?? "").split("."));
+          if (!exists(`${target}.py`) && !exists(path.join(target, "__init__.py"))) {
+            broken.push(`${file}: from ${m[1]}${m[2]} import ${mod}`);
+          }
+        }
+      }
+    } else if (language === "go" && file.endsWith(".go")) {
+      for (const m of text.matchAll(new RegExp(`"${SDK_NAMES.goModule}/([^"]+)"`, "g"))) {
+        if (!exists(path.join(dir, m[1] ?? ""))) broken.push(`${file}: ${m[0]}`);
+      }
+    }
+  }
+  return broken;
 }
 
 function write(file: string, text: string): void {
@@ -167,6 +218,14 @@ async function main(): Promise<void> {
     for (const language of SDK_LANGUAGES) {
       const result = await genSdk(tc, SCHEMA_FILE, language, scratch);
       if (result.messages !== "") console.log(result.messages);
+      const broken = brokenImports(language, path.join(scratch, language));
+      if (broken.length > 0) {
+        throw new Error(
+          `the ${language} SDK that pulumi-language-${language} generated imports what does not exist ` +
+            `(a language host built with Go 1.26 does that; build the hosts with GOTOOLCHAIN=go1.25.0):\n  ` +
+            broken.join("\n  "),
+        );
+      }
       const target = path.join(SDKS_DIR, language);
       fs.rmSync(target, { recursive: true, force: true });
       fs.mkdirSync(SDKS_DIR, { recursive: true });

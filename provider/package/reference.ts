@@ -127,7 +127,9 @@ export function renderReference(schema: PackageSchema, generatedBy: string): str
       schema.name +
       "` resource plugin, for programs in every language (generated SDKs in `sdks/`, or `pulumi package add`). " +
       "Names are as in the package schema (`plugin/schema.json`); each language spells them its own way " +
-      "(Python `name_localizations`, Go `NameLocalizations`).",
+      "(Python `name_localizations`, Go `NameLocalizations`); an enum value `ChatInput` of `CommandType` is " +
+      "`CommandType.CHAT_INPUT` in Python, `CommandTypeChatInput` in Go, `CommandType.ChatInput` in TypeScript, " +
+      "and its number (`1`) in YAML.",
     "",
     "## Configuration",
     "",

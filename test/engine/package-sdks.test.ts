@@ -3,12 +3,14 @@
  * `pulumi package gen-sdk` generates from the package schema as the generator writes it
  * now, with no diagnostics. Needs the CLI and its language hosts (`npm run setup`); the
  * generated code depends on the hosts' version, so they are the setup's, never others.
- * No file is ignored: two runs of gen-sdk write the same bytes.
+ * No file is ignored: two runs of gen-sdk write the same bytes. (Generating one SDK takes
+ * under a second.)
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import {
+  brokenImports,
   genSdk,
   listFiles,
   renderSchemaFile,
@@ -40,6 +42,8 @@ it.each(SDK_LANGUAGES)(
     expect(result.messages).toBe("");
     const fresh = path.join(out, "sdks", language);
     const committed = path.join(SDKS_DIR, language);
+    // A language host built with Go 1.26 writes imports of files that do not exist.
+    expect(brokenImports(language, fresh)).toEqual([]);
     const files = listFiles(fresh);
     expect(files.length).toBeGreaterThan(5);
     expect(listFiles(committed)).toEqual(files);

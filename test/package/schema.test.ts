@@ -43,7 +43,10 @@ import {
   renderReferenceFile,
   renderSchemaFile,
   SCHEMA_FILE,
+  SDK_LANGUAGES,
   SDKS_DIR,
+  brokenImports,
+  listFiles,
 } from "../../scripts/generate-package";
 
 const schema: PackageSchema = packageSchema();
@@ -170,6 +173,13 @@ describe("the committed files", () => {
     expect(fs.readFileSync(REFERENCE_FILE, "utf8")).toMatch(
       /^<!-- Generated from provider\/schema by `npm run generate`/,
     );
+  });
+});
+
+describe("the committed SDKs", () => {
+  it.each(SDK_LANGUAGES)("sdks/%s imports only files that exist", (language) => {
+    expect(listFiles(path.join(SDKS_DIR, language)).length).toBeGreaterThan(5);
+    expect(brokenImports(language, path.join(SDKS_DIR, language))).toEqual([]);
   });
 });
 
