@@ -85,6 +85,16 @@ export interface PluginResource {
   delete(id: string, props: Bag): Promise<void>;
 }
 
+/**
+ * A resource whose state the dynamic resources wrote (an alias moved it to the plugin's
+ * type): its outputs still carry the serialized provider. Reported as a change, its
+ * update writes nothing to the service (nothing the service holds differs) and records
+ * the plugin's outputs; without it the state kept `__provider` until the next real change.
+ */
+function fromDynamicState(olds: Bag): boolean {
+  return "__provider" in olds;
+}
+
 /** The parts of an import id, or a clear error naming the forms this resource takes. */
 function importId(
   resource: string,
@@ -138,7 +148,10 @@ export function pluginResources(rt: ProviderRuntime): Map<string, PluginResource
         }
         return result;
       },
-      diff: (id, olds, news) => lifecycle.diff(id, olds, news),
+      async diff(id, olds, news) {
+        const result = await lifecycle.diff(id, olds, news);
+        return { ...result, changes: result.changes || fromDynamicState(olds) };
+      },
       create: (inputs) => lifecycle.create(inputs),
       async read(id, props) {
         if (props !== undefined) return lifecycle.read(id, props);
@@ -166,7 +179,10 @@ export function pluginResources(rt: ProviderRuntime): Map<string, PluginResource
   const permissions = permissionsProvider(rt);
   const permissionsResource: PluginResource = {
     check: (_urn, olds, news) => permissions.check(olds, news),
-    diff: (id, olds, news) => permissions.diff(id, olds, news),
+    async diff(id, olds, news) {
+      const result = await permissions.diff(id, olds, news);
+      return { ...result, changes: result.changes || fromDynamicState(olds) };
+    },
     create: (inputs) => permissions.create(inputs),
     async read(id, props) {
       if (props !== undefined) return permissions.read(id, props);

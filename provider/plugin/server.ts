@@ -183,7 +183,9 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
 
     diff: unary(async (req: provproto.DiffRequest) => {
       const urn = req.getUrn();
-      const olds = bag(req.getOldInputs() ?? req.getOlds());
+      // The old outputs, as the dynamic-provider host hands them: one lifecycle for both
+      // doors (update reads `version` and `adopted` from them).
+      const olds = bag(req.getOlds());
       const result = await resourceOf(urn).diff(req.getId(), olds, bag(req.getNews()));
       const res = new provproto.DiffResponse();
       res.setChanges(
@@ -218,7 +220,7 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
 
     update: unary(async (req: provproto.UpdateRequest) => {
       const urn = req.getUrn();
-      const olds = bag(req.getOldInputs() ?? req.getOlds());
+      const olds = bag(req.getOlds()); // old outputs, as in diff
       const result = await resourceOf(urn).update(req.getId(), olds, bag(req.getNews()));
       const res = new provproto.UpdateResponse();
       res.setProperties(toStruct(result.outs));

@@ -166,7 +166,14 @@ export function permissionsProvider(rt: ProviderRuntime) {
       return { id, props: inputs, inputs };
     },
 
-    async update(_id: string, _olds: Bag, news: Bag): Promise<{ outs: Bag }> {
+    async update(_id: string, olds: Bag, news: Bag): Promise<{ outs: Bag }> {
+      if (samePermissions(olds["permissions"], news["permissions"])) {
+        // Only the resource's own bookkeeping changed (a stack moving from the dynamic
+        // resources to the plugin, say): the service holds the list already.
+        const applicationId = rt.resolveApplicationId(optionalString(news, "applicationId"));
+        rt.deployment.permissionsWritten(requireString(news, "commandId"));
+        return { outs: { ...omit(news, ["__provider"]), applicationId } };
+      }
       const { applicationId } = await write(rt, news);
       return { outs: { ...omit(news, ["__provider"]), applicationId } };
     },
