@@ -13,7 +13,7 @@ import { ConfigurationError, createCommandsClient } from "../provider/client";
 import { readSettings } from "../provider/resources/settings";
 import { isSnowflake } from "../provider/schema";
 import type { ImportSource, LiveScope } from "./importProgram";
-import { declarationsOf, renderJson, renderProgram } from "./importProgram";
+import { declarationsOf, renderJson, renderProgram, renderPulumiImport } from "./importProgram";
 
 const USAGE = `usage: discord-commands import (--global | --guild <id>)... [options]
   --global              import the application's global commands
@@ -21,7 +21,11 @@ const USAGE = `usage: discord-commands import (--global | --guild <id>)... [opti
   --permissions         also import, per --guild, the commands' permission overwrites
                         (needs DISCORD_BEARER_TOKEN, as GuildCommandPermissions do)
   --protect             declare every resource with { protect: true }
-  --format ts|json      a Pulumi TypeScript program (default), or the declarations as data
+  --format ts|json|pulumi-import
+                        a Pulumi TypeScript program on the dynamic resources (default),
+                        the declarations as data, or Pulumi's bulk import file of the
+                        plugin's resources (\`pulumi import --file <file>\` then writes the
+                        code in the project's language and adopts them by id)
   --application <id>    the application (default: DISCORD_APPLICATION_ID)
   --help                this text
 
@@ -34,7 +38,7 @@ export interface ImportArgs {
   readonly guilds: readonly string[];
   readonly permissions: boolean;
   readonly protect: boolean;
-  readonly format: "ts" | "json";
+  readonly format: "ts" | "json" | "pulumi-import";
   readonly applicationId: string | undefined;
   readonly help: boolean;
 }
@@ -63,8 +67,8 @@ export function parseImportArgs(argv: readonly string[]): ImportArgs {
   }
   const v = parsed.values;
   const format = v.format ?? "ts";
-  if (format !== "ts" && format !== "json") {
-    throw new UsageError(`--format must be ts or json, not ${format}`);
+  if (format !== "ts" && format !== "json" && format !== "pulumi-import") {
+    throw new UsageError(`--format must be ts, json or pulumi-import, not ${format}`);
   }
   const guilds = [...new Set(v.guild ?? [])];
   for (const id of [...guilds, ...(v.application === undefined ? [] : [v.application])]) {
@@ -142,7 +146,12 @@ export async function importCommands(
     for (const c of decls.commands) {
       for (const p of c.problems) notes.push(`${c.resourceName}: ${p}`);
     }
-    const output = args.format === "json" ? renderJson(decls) : renderProgram(decls);
+    const output =
+      args.format === "json"
+        ? renderJson(decls)
+        : args.format === "pulumi-import"
+          ? renderPulumiImport(decls)
+          : renderProgram(decls);
     const counts = `${decls.commands.length} command(s), ${decls.permissions.length} permission set(s)`;
     notes.push(`imported ${counts} of application ${applicationId}`);
     return { output, notes };
