@@ -7,8 +7,7 @@
 import type { RunningEmulator } from "../../emulator";
 import type { ClientConfig, UserSession } from "../../provider/client";
 import { CommandsApi, ReauthorizationRequiredError, ServiceApiError } from "../../provider/client";
-import { createAuthorizationCodeVerifier } from "../../sdk/authorization";
-import { rec, slash, start, str } from "../emulator/helpers";
+import { authorizeUser, rec, slash, start, str } from "../emulator/helpers";
 
 const REDIRECT = "http://127.0.0.1:1/callback";
 const DAY_MS = 24 * 3600 * 1000;
@@ -28,37 +27,8 @@ afterEach(async () => {
   await emu.close();
 });
 
-/** The authorization-code flow, played by hand: a fresh access and refresh token. */
-async function userTokens(): Promise<{ access: string; refresh: string }> {
-  const pair = createAuthorizationCodeVerifier();
-  const url = new URL(`${emu.url}/oauth2/authorize`);
-  url.search = new URLSearchParams({
-    response_type: "code",
-    client_id: emu.clientId,
-    scope: "applications.commands.permissions.update",
-    redirect_uri: REDIRECT,
-    code_challenge: pair.challenge.challenge,
-    code_challenge_method: "S256",
-  }).toString();
-  const res = await fetch(url, { redirect: "manual" });
-  const code = new URL(str(res.headers.get("location"))).searchParams.get("code") ?? "";
-  const tok = await fetch(`${emu.apiUrl}/oauth2/token`, {
-    method: "POST",
-    headers: {
-      "Content-Type": "application/x-www-form-urlencoded",
-      Authorization: `Basic ${Buffer.from(`${emu.clientId}:${emu.clientSecret}`).toString("base64")}`,
-    },
-    body: new URLSearchParams({
-      grant_type: "authorization_code",
-      code,
-      redirect_uri: REDIRECT,
-      code_verifier: pair.verifier,
-    }).toString(),
-  });
-  const body = rec(await tok.json());
-  emu.control.resetLog(); // the log shows what the client under test sends
-  return { access: str(body["access_token"]), refresh: str(body["refresh_token"]) };
-}
+/** A fresh access and refresh token of the emulator's user. */
+const userTokens = () => authorizeUser(emu, REDIRECT);
 
 function client(config: ClientConfig): CommandsApi {
   const api = new CommandsApi({

@@ -1,6 +1,7 @@
 /** Small HTTP helpers for the emulator's tests (fetch against a running emulator). */
 import type { EmulatorOptions, RunningEmulator } from "../../emulator";
 import { startEmulator } from "../../emulator";
+import { createAuthorizationCodeVerifier } from "../../sdk/authorization";
 
 export interface Reply {
   status: number;
@@ -96,3 +97,38 @@ export const slash = (name: string, extra: Record<string, unknown> = {}) => ({
   description: `The ${name} command`,
   ...extra,
 });
+
+/** The authorization-code flow, played by hand: a fresh access and refresh token. */
+export async function authorizeUser(
+  emu: RunningEmulator,
+  redirect: string,
+): Promise<{ access: string; refresh: string }> {
+  const pair = createAuthorizationCodeVerifier();
+  const url = new URL(`${emu.url}/oauth2/authorize`);
+  url.search = new URLSearchParams({
+    response_type: "code",
+    client_id: emu.clientId,
+    scope: "applications.commands.permissions.update",
+    redirect_uri: redirect,
+    code_challenge: pair.challenge.challenge,
+    code_challenge_method: "S256",
+  }).toString();
+  const res = await fetch(url, { redirect: "manual" });
+  const code = new URL(str(res.headers.get("location"))).searchParams.get("code") ?? "";
+  const tok = await fetch(`${emu.apiUrl}/oauth2/token`, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Authorization: `Basic ${Buffer.from(`${emu.clientId}:${emu.clientSecret}`).toString("base64")}`,
+    },
+    body: new URLSearchParams({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: redirect,
+      code_verifier: pair.verifier,
+    }).toString(),
+  });
+  const body = rec(await tok.json());
+  emu.control.resetLog(); // the log shows what the client under test sends
+  return { access: str(body["access_token"]), refresh: str(body["refresh_token"]) };
+}

@@ -1,0 +1,96 @@
+/**
+ * A month of daily deployments with one authorization, below the CLI: each day is a
+ * fresh provider runtime (one engine process per deployment) that gets the state the
+ * last day recorded, as the engine hands it over. `UserAuthorization`'s diff decides
+ * whether the token needs a refresh (the emulator's access tokens live 7 days), its
+ * update refreshes and records the rotated pair, and the day's drifted permissions are
+ * written back with that token. The engine suite (test/engine/authorization.test.ts)
+ * runs a few such days through the real CLI; this one runs all thirty.
+ */
+import type { RunningEmulator } from "../../emulator";
+import { permissionsProvider } from "../../provider/resources/permissionsLifecycle";
+import { userAuthorizationProvider } from "../../provider/resources/authorizationLifecycle";
+import type { Bag } from "../../provider/resources/propertyBags";
+import { ProviderRuntime } from "../../provider/resources/runtime";
+import { authorizeUser, start } from "../emulator/helpers";
+
+const DAY_MS = 24 * 3600 * 1000;
+const REDIRECT = "http://127.0.0.1:1/callback";
+
+let emu: RunningEmulator;
+beforeAll(async () => {
+  emu = (await start()).emu;
+});
+afterAll(() => emu.close());
+
+test("30 days, one deployment a day: refreshed as it expires, rotated pair kept, always converging", async () => {
+  const first = await authorizeUser(emu, REDIRECT);
+  const config = new Map<string, string>([
+    ["discord:apiUrl", emu.url],
+    ["discord:applicationId", emu.applicationId],
+    ["discord:botToken", emu.botToken],
+    ["discord:clientId", emu.clientId],
+    ["discord:clientSecret", emu.clientSecret],
+    ["discord:bearerToken", first.access],
+    ["discord:refreshToken", first.refresh],
+  ]);
+  const declared: Bag = {
+    applicationId: emu.applicationId,
+    guildId: emu.guildId,
+    commandId: emu.applicationId,
+    permissions: [{ id: emu.guildId, type: 1, permission: true }],
+  };
+  const drifted = [{ id: emu.guildId, type: 1, permission: false }];
+  let authorizationState: Bag | undefined;
+  let permissionsState: Bag | undefined;
+  let refreshes = 0;
+  const seen = new Set<string>([first.access, first.refresh]);
+
+  for (let day = 1; day <= 30; day++) {
+    emu.control.advanceClock(DAY_MS);
+    if (permissionsState !== undefined) {
+      emu.control.setPermissions(emu.applicationId, emu.guildId, emu.applicationId, drifted);
+    }
+    emu.control.resetLog();
+    const rt = new ProviderRuntime({ env: {} });
+    rt.configure({ get: (key) => config.get(key) });
+    const authorization = userAuthorizationProvider(rt);
+    const permissions = permissionsProvider(rt);
+    try {
+      // UserAuthorization first (the permissions depend on it): create, or diff then update.
+      if (authorizationState === undefined) {
+        authorizationState = (await authorization.create({})).outs;
+      } else if ((await authorization.diff("user-authorization", authorizationState, {})).changes) {
+        authorizationState = (
+          await authorization.update("user-authorization", authorizationState, {})
+        ).outs;
+      }
+      if (permissionsState === undefined) {
+        permissionsState = (await permissions.create(declared)).outs;
+      } else {
+        // `up --refresh`: read shows the drift, diff sees it, update writes it back.
+        const id = `${emu.guildId}/${emu.applicationId}`;
+        const read = await permissions.read(id, permissionsState);
+        const olds = read.props ?? permissionsState;
+        expect((await permissions.diff(id, olds, declared)).changes).toBe(true);
+        permissionsState = (await permissions.update(id, olds, declared)).outs;
+      }
+    } finally {
+      await rt.close();
+    }
+    const log = emu.control.requestLog();
+    refreshes += log.filter((e) => e.route === "oauth2Token" && e.status === 200).length;
+    // The only refusal: UserAuthorization's probe of an expired token.
+    const refused = log.filter((e) => e.status === 401 || e.status === 400);
+    expect(refused.every((e) => e.route === "oauth2CurrentAuthorization")).toBe(true);
+    const live = emu.control.state().permissions.find((p) => p["id"] === emu.applicationId)?.[
+      "permissions"
+    ];
+    expect(live).toEqual(declared["permissions"]);
+    seen.add(String(authorizationState["accessToken"]));
+    seen.add(String(authorizationState["refreshToken"]));
+  }
+  // Expiry every 7 days of the emulator's clock: days 7, 14, 21 and 28.
+  expect(refreshes).toBe(4);
+  expect(seen.size).toBe(2 + 2 * 4);
+});
