@@ -17,6 +17,7 @@
  * `preview`, a `preview --refresh`, and the state file's size.
  *
  *   npm run bench          (about 5 minutes: per-command creates wait on the rate limit)
+ *   npm run bench -- --plugin   (the plugin's bulk row from a YAML program, about 30 s)
  *
  * Needs `npm run setup` first (the engine runs dist/).
  */
@@ -47,6 +48,12 @@ const BULK_RUNS: { windowMs: number; parallel: number | undefined }[] = [
 const BULK_ONLY = process.argv.includes("--bulk-only");
 /** `npm run bench -- --bulk-only --default-slots`: the bulk row with the engine's default slots only. */
 const DEFAULT_SLOTS_ONLY = process.argv.includes("--default-slots");
+/**
+ * `npm run bench -- --plugin`: bulk mode through the resource plugin from a YAML program
+ * (no code of ours in the program, so no program-side ordering), with the engine's
+ * default slots, against 100 no-op dynamic resources in the same run; state per command.
+ */
+const PLUGIN_ONLY = process.argv.includes("--plugin");
 /** `npm run bench -- --overhead-only`: the engine overhead figures only. */
 const OVERHEAD_ONLY = process.argv.includes("--overhead-only");
 /**
@@ -308,6 +315,71 @@ async function bulkScenario(windowMs: number, parallel: number | undefined): Pro
   }
 }
 
+/** The 100 commands as a YAML program of the plugin's resources. */
+function pluginProgram(name: string, guildId: string): string {
+  const lines = [`name: ${name}`, "runtime: yaml", "packages:"];
+  lines.push(`  discord-commands: ${path.join(PROJECT_ROOT, "plugin")}`, "resources:");
+  for (let i = 0; i < PER_SCOPE; i++) {
+    lines.push(`  global-${i}:`, "    type: discord-commands:GlobalCommand", "    properties:");
+    lines.push(`      name: global${i}`, `      description: Global command ${i}`);
+  }
+  for (let i = 0; i < PER_SCOPE; i++) {
+    lines.push(`  guild-${i}:`, "    type: discord-commands:GuildCommand", "    properties:");
+    lines.push(`      guildId: "${guildId}"`, `      name: guild${i}`);
+    lines.push(`      description: Guild command ${i}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** Bulk mode through the plugin, realistic limits, the engine's default slots. */
+async function pluginBulkScenario(): Promise<{ row: Row; stateBytes: number; commands: number }> {
+  const { emu, others } = await realisticEmulator();
+  const logFile = path.join(os.tmpdir(), `bench-plugin-${process.pid}.jsonl`);
+  fs.rmSync(logFile, { force: true });
+  const name = "bench-plugin-bulk";
+  const prog = new PulumiProgram(
+    name,
+    { "Pulumi.yaml": pluginProgram(name, emu.guildId) },
+    { env: { DISCORD_BULK_LOG: logFile } },
+  );
+  try {
+    await prog.stack("bench");
+    await prog.ok([
+      "config",
+      "set-all",
+      "--plaintext",
+      `discord-commands:apiUrl=${emu.url}`,
+      "--plaintext",
+      `discord-commands:applicationId=${emu.applicationId}`,
+      "--plaintext",
+      "discord-commands:writeMode=bulk",
+      "--secret",
+      `discord-commands:botToken=${emu.botToken}`,
+    ]);
+    emu.control.resetLog();
+    const up = await timed(prog, "plugin (YAML), bulk mode, default slots: up", UP);
+    const batches = fs.existsSync(logFile)
+      ? fs
+          .readFileSync(logFile, "utf8")
+          .split("\n")
+          .filter((l) => l !== "").length
+      : 0;
+    const row: Row = {
+      label: "plugin (YAML), bulk, default slots",
+      seconds: up.seconds,
+      figures: figures(emu),
+      kept: survivors(emu, others),
+      live: emu.control.commands().length,
+      note: `${batches} batches`,
+    };
+    return { row, stateBytes: fs.statSync(prog.stateFile("bench")).size, commands: PER_SCOPE * 2 };
+  } finally {
+    prog.cleanup();
+    fs.rmSync(logFile, { force: true });
+    await emu.close();
+  }
+}
+
 /** One PUT per scope listing only the 100 commands: what tools that ignore others do. */
 async function blindScenario(): Promise<Row> {
   const { emu, others } = await realisticEmulator();
@@ -352,6 +424,23 @@ async function main(): Promise<void> {
     `${PER_SCOPE} global + ${PER_SCOPE} guild commands; 5 other commands live (2 global, 3 guild)`,
   );
 
+  if (PLUGIN_ONLY) {
+    const row = await pluginBulkScenario();
+    const noop = new PulumiProgram("bench-noop-plugin-row", { "index.ts": noopProgram });
+    linkPackage(noop);
+    await noop.stack("bench");
+    const noopUp = await timed(noop, "100 no-op dynamic resources: up", UP);
+    noop.cleanup();
+    printTable([row.row]);
+    process.stdout.write(
+      [
+        `plugin bulk up / no-op dynamic up: ${row.row.seconds.toFixed(1)} s / ${noopUp.seconds.toFixed(1)} s = ${(row.row.seconds / noopUp.seconds).toFixed(2)}x`,
+        `plugin state: ${row.stateBytes} bytes for ${row.commands} commands (${(row.stateBytes / row.commands).toFixed(0)} bytes per command, provider and stack included)`,
+        "",
+      ].join("\n"),
+    );
+    return;
+  }
   if (OVERHEAD_ONLY) {
     process.stdout.write(["", "engine overhead:", await engineOverhead(), ""].join("\n"));
     return;
