@@ -1,0 +1,89 @@
+/**
+ * The resource plugin from a Go program (examples/go), through the real CLI and the Go
+ * language host, on the generated Go SDK (sdks/go, by the `replace` directive of the
+ * example's go.mod): the demo's kinds of resources deploy, a second `up` writes nothing,
+ * an invalid field fails the preview with its path, and `destroy` keeps the commands the
+ * stack does not manage. The Go host builds the program at every run that runs it; with
+ * the CLI's build flags (engineEnv's GOFLAGS) the Pulumi SDK's packages come from Go's
+ * build cache, so a build costs seconds once the generated SDK's package is compiled.
+ */
+import * as path from "node:path";
+import { PROJECT_ROOT } from "../../scripts/toolchain";
+import { IDS } from "./lifecycle.helpers";
+import type { PluginExample } from "./pluginLanguages.helpers";
+import { edit, startPluginExample } from "./pluginLanguages.helpers";
+
+// The first build of a machine compiles the generated SDK's package (about 15 s here).
+jest.setTimeout(300_000);
+
+let ex: PluginExample;
+
+beforeAll(async () => {
+  ex = await startPluginExample("go", (files) => ({
+    ...files,
+    // The example names the SDK of its checkout relatively; the scratch copy lives elsewhere.
+    "go.mod": edit(
+      files["go.mod"],
+      "=> ../../sdks/go",
+      `=> ${path.join(PROJECT_ROOT, "sdks", "go")}`,
+    ),
+  }));
+});
+
+afterAll(async () => {
+  await ex?.close();
+});
+
+test("up deploys the example's set; a second up writes nothing", async () => {
+  await ex.prog.up();
+  const kick = ex.liveNamed("kick");
+  expect(kick).toMatchObject({ guild_id: IDS.guild, default_member_permissions: "2" });
+  expect(kick).toMatchObject({
+    options: [{ type: 6, name: "member", description: "Who", required: true }],
+  });
+  expect(ex.liveNamed("ping")).toMatchObject({
+    name_localizations: { fr: "latence" },
+    description_localizations: { fr: "Vérifier le bot" },
+  });
+  expect(ex.livePermissions(kick?.["id"])).toEqual([{ id: IDS.role, type: 1, permission: true }]);
+  expect(await ex.prog.outputs()).toEqual({
+    pingId: ex.liveNamed("ping")?.["id"],
+    kickId: kick?.["id"],
+  });
+
+  ex.emu.control.resetLog();
+  const again = await ex.prog.up();
+  expect(again.stdout).toMatch(/4 unchanged/);
+  expect(ex.writes()).toEqual([]);
+});
+
+test("an invalid field fails the preview with its path, before any write", async () => {
+  ex.prog.write({
+    "main.go": edit(
+      ex.files["main.go"],
+      `ctx.Export("pingId", ping.CommandId)`,
+      `if _, err := discord.NewGlobalCommand(ctx, "broken", &discord.GlobalCommandArgs{
+			Name:        pulumi.String("broken"),
+			Description: pulumi.String("Has a bad option"),
+			Options: discord.CommandOptionArray{discord.CommandOptionArgs{
+				Type: discord.OptionTypeString, Name: pulumi.String("Bad Name"), Description: pulumi.String("x"),
+			}},
+		}); err != nil {
+			return err
+		}
+		ctx.Export("pingId", ping.CommandId)`,
+    ),
+  });
+  ex.emu.control.resetLog();
+  const res = await ex.prog.run(["preview", "--non-interactive"]);
+  expect(res.code).not.toBe(0);
+  expect(res.stdout + res.stderr).toMatch(/options\[0\]\.name: /);
+  expect(ex.writes()).toEqual([]);
+});
+
+test("destroy keeps every command the stack does not manage", async () => {
+  ex.prog.write({ "main.go": ex.files["main.go"] ?? "" });
+  await ex.prog.destroy();
+  expect(ex.emu.control.commands().map((c) => c["name"])).toEqual(["other"]);
+  expect(ex.emu.control.state().permissions).toEqual([]);
+});
