@@ -167,7 +167,10 @@ export function permissionsProvider(rt: ProviderRuntime) {
     },
 
     async update(_id: string, olds: Bag, news: Bag): Promise<{ outs: Bag }> {
-      if (samePermissions(olds["permissions"], news["permissions"])) {
+      if (
+        Array.isArray(olds["permissions"]) &&
+        samePermissions(olds["permissions"], news["permissions"])
+      ) {
         // Only the resource's own bookkeeping changed (a stack moving from the dynamic
         // resources to the plugin, say): the service holds the list already.
         const applicationId = rt.resolveApplicationId(optionalString(news, "applicationId"));
