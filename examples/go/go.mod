@@ -119,4 +119,4 @@ require (
 	lukechampine.com/frand v1.5.1 // indirect
 )
 
-replace example.com/pulumi-discord-commands/sdks/go => ../../sdks/go
+replace example.com/pulumi-discord-commands/sdks/go => ./node_modules/pulumi-discord-commands/sdks/go

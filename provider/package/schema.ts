@@ -38,6 +38,7 @@ import type {
   ResourceSpec,
   TypeSpec,
 } from "./types";
+import { COMMAND_REPLACE_KEYS, PERMISSIONS_REPLACE_KEYS } from "../schema/replacements";
 
 export const PACKAGE_NAME = "discord-commands";
 
@@ -58,8 +59,7 @@ function ref(name: string): TypeSpec {
 }
 
 /** The inputs whose change makes the provider replace the resource (its `diff`). */
-export const COMMAND_REPLACE_KEYS = ["name", "type", "applicationId", "guildId"] as const;
-export const PERMISSIONS_REPLACE_KEYS = ["applicationId", "guildId", "commandId"] as const;
+export { COMMAND_REPLACE_KEYS, PERMISSIONS_REPLACE_KEYS };
 
 /** The command fields a guild command does not have (the service keeps them on global commands only). */
 export const GLOBAL_ONLY_FIELDS = (

@@ -13,6 +13,7 @@ import { RateLimitError } from "../client";
 import type { Scope, SchemaIssue } from "../schema";
 import {
   CANONICAL_COMMAND_FIELDS,
+  COMMAND_REPLACE_KEYS,
   diffCommandFields,
   formatPath,
   isSnowflake,
@@ -55,9 +56,6 @@ const RESOURCE_KEYS = [
   "guildId",
   ...ASSIGNED_KEYS,
 ];
-/** A change of any of these makes a new command: a new id, and its permissions dropped. */
-const REPLACE_KEYS = ["name", "type", "applicationId", "guildId"] as const;
-
 export interface CheckFailure {
   readonly property: string;
   readonly reason: string;
@@ -269,7 +267,7 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvi
 
     async diff(id, olds, news) {
       const replaces: string[] = [];
-      for (const key of REPLACE_KEYS) {
+      for (const key of COMMAND_REPLACE_KEYS) {
         const before = olds[key] ?? (key === "type" ? 1 : undefined);
         const after = news[key] ?? (key === "type" ? 1 : undefined);
         if (after === UNKNOWN || before !== after) replaces.push(key);

@@ -12,6 +12,7 @@ import { ServiceApiError } from "../client";
 import {
   canonicalPermissions,
   isSnowflake,
+  PERMISSIONS_REPLACE_KEYS,
   permissionsEqual,
   ServiceErrorCode,
   validatePermissions,
@@ -30,8 +31,6 @@ import {
   unknownPaths,
   withoutUnknowns,
 } from "./propertyBags";
-
-const REPLACE_KEYS = ["applicationId", "guildId", "commandId"] as const;
 
 /** The declared or stored overwrites; the engine hands them over as plain data. */
 function overwrites(value: unknown): WirePermission[] {
@@ -106,7 +105,7 @@ export function permissionsProvider(rt: ProviderRuntime) {
       if (inputs["applicationId"] === undefined && rt.settings.applicationId !== undefined) {
         inputs["applicationId"] = rt.settings.applicationId;
       }
-      for (const key of REPLACE_KEYS) {
+      for (const key of PERMISSIONS_REPLACE_KEYS) {
         const v = inputs[key];
         if (v === UNKNOWN) continue;
         if (!isSnowflake(v)) {
@@ -126,7 +125,9 @@ export function permissionsProvider(rt: ProviderRuntime) {
       olds: Bag,
       news: Bag,
     ): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
-      const replaces = REPLACE_KEYS.filter((k) => news[k] === UNKNOWN || olds[k] !== news[k]);
+      const replaces = PERMISSIONS_REPLACE_KEYS.filter(
+        (k) => news[k] === UNKNOWN || olds[k] !== news[k],
+      );
       const unknown = unknownPaths(news["permissions"]).length > 0;
       const changes =
         replaces.length > 0 ||
@@ -167,7 +168,10 @@ export function permissionsProvider(rt: ProviderRuntime) {
     },
 
     async update(_id: string, olds: Bag, news: Bag): Promise<{ outs: Bag }> {
-      if (samePermissions(olds["permissions"], news["permissions"])) {
+      if (
+        Array.isArray(olds["permissions"]) &&
+        samePermissions(olds["permissions"], news["permissions"])
+      ) {
         // Only the resource's own bookkeeping changed (a stack moving from the dynamic
         // resources to the plugin, say): the service holds the list already.
         const applicationId = rt.resolveApplicationId(optionalString(news, "applicationId"));

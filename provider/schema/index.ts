@@ -94,3 +94,4 @@ export {
   permissionsEqual,
 } from "./normalize";
 export type { CanonicalChoice, CanonicalCommand, CanonicalOption } from "./normalize";
+export { COMMAND_REPLACE_KEYS, PERMISSIONS_REPLACE_KEYS } from "./replacements";

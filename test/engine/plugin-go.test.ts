@@ -1,14 +1,12 @@
 /**
  * The resource plugin from a Go program (examples/go), through the real CLI and the Go
- * language host, on the generated Go SDK (sdks/go, by the `replace` directive of the
- * example's go.mod): the demo's kinds of resources deploy, a second `up` writes nothing,
- * an invalid field fails the preview with its path, and `destroy` keeps the commands the
- * stack does not manage. The Go host builds the program at every run that runs it; with
+ * language host, on the generated Go SDK (sdks/go as the npm package ships it, named by
+ * the `replace` directive of the example's go.mod): the demo's kinds of resources
+ * deploy, a second `up` writes nothing, an invalid field fails the preview with its path,
+ * and `destroy` keeps the commands the stack does not manage. The Go host builds the program at every run that runs it; with
  * the CLI's build flags (engineEnv's GOFLAGS) the Pulumi SDK's packages come from Go's
  * build cache, so a build costs seconds once the generated SDK's package is compiled.
  */
-import * as path from "node:path";
-import { PROJECT_ROOT } from "../../scripts/toolchain";
 import { IDS } from "./lifecycle.helpers";
 import type { PluginExample } from "./pluginLanguages.helpers";
 import { edit, startPluginExample } from "./pluginLanguages.helpers";
@@ -19,15 +17,8 @@ jest.setTimeout(300_000);
 let ex: PluginExample;
 
 beforeAll(async () => {
-  ex = await startPluginExample("go", (files) => ({
-    ...files,
-    // The example names the SDK of its checkout relatively; the scratch copy lives elsewhere.
-    "go.mod": edit(
-      files["go.mod"],
-      "=> ../../sdks/go",
-      `=> ${path.join(PROJECT_ROOT, "sdks", "go")}`,
-    ),
-  }));
+  // go.mod replaces the SDK's module by node_modules/pulumi-discord-commands/sdks/go.
+  ex = await startPluginExample("go");
 });
 
 afterAll(async () => {

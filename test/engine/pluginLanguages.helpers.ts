@@ -2,7 +2,8 @@
  * What the engine tests of the resource plugin from Python, Go and TypeScript programs
  * share: one of `examples/<language>` copied into a scratch project as a user copies it,
  * the npm package installed beside it (`node_modules/pulumi-discord-commands`, where the
- * example's `packages:` block finds the plugin: here a link to this checkout), a stack
+ * example's `packages:` block finds the plugin and Go's `replace` the SDK: here a link to
+ * this checkout), a stack
  * configured with the emulator's URL and credentials, and the emulator's view of what
  * the runs wrote.
  */
