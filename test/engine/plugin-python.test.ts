@@ -1,7 +1,7 @@
 /**
  * The resource plugin from a Python program (examples/python), through the real CLI and
- * the Python language host, on the generated SDK (sdks/python, installed with pip into
- * the venv as a user installs it): the demo's kinds of resources deploy, a second `up`
+ * the Python language host, on the generated SDK (sdks/python, which the npm package
+ * ships, installed with pip into the venv as the example's requirements.txt does): the demo's kinds of resources deploy, a second `up`
  * writes nothing, an out-of-band edit shows in `preview --refresh`, a rename is a
  * replacement with its permissions written again, an invalid field fails the preview
  * with its path, and `destroy` keeps the commands the stack does not manage.
