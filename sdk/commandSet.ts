@@ -118,12 +118,12 @@ export class CommandSet extends pulumi.ComponentResource {
       const key = commandKey(p.type, p.command);
       const childOpts: pulumi.CustomResourceOptions = { parent: this };
       const permissionsArgs: GuildCommandPermissionsArgs & { __commandRef: unknown } = {
-          guildId: p.guildId,
-          commandId: holder.commandIds.apply((ids) => ids[key] ?? ""),
-          __commandRef: commandRef(scope, p),
-          permissions: p.permissions,
-          ...(p.applicationId === undefined ? {} : { applicationId: p.applicationId }),
-        };
+        guildId: p.guildId,
+        commandId: holder.commandIds.apply((ids) => ids[key] ?? ""),
+        __commandRef: commandRef(scope, p),
+        permissions: p.permissions,
+        ...(p.applicationId === undefined ? {} : { applicationId: p.applicationId }),
+      };
       new GuildCommandPermissions(
         permissionsChildName(name, p),
         permissionsArgs,
