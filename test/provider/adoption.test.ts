@@ -6,7 +6,8 @@
  * point is taken over whatever its name (the auto-created "Launch" included).
  */
 import type { RunningEmulator } from "../../emulator";
-import { validateSdkCommand } from "../../provider/schema";
+import type { WireCommand } from "../../provider/client";
+import { diffCommandFields, validateSdkCommand } from "../../provider/schema";
 import { Api, rec, str } from "../emulator/helpers";
 import type { Bag } from "./helpers";
 import {
@@ -95,6 +96,19 @@ describe("create adopts an equal live twin without a write", () => {
     ]);
     expect(emu.control.commands().find((c) => c["id"] === id)?.["description"]).toBe("Changed");
     expect(emu.control.commands().find((c) => c["id"] === guildId)?.["nsfw"]).toBe(true);
+  });
+
+  test("the PATCH leaves the live command equal to the declaration: what it omits is reset", async () => {
+    const id = await registerLive(`${api.app}/commands`, localized, "global");
+    emu.control.resetLog();
+    const declared = slashArgs("ping", { nsfw: true });
+    await globalProvider.create(globalInputs(emu, declared));
+    expect(writes(emu).map((e) => `${e.method} ${e.route}`)).toEqual(["PATCH editGlobalCommand"]);
+    const body = validateSdkCommand(declared, { scope: "global" });
+    if (!body.ok) throw new Error("invalid declaration");
+    const live = (await api.get(`${api.app}/commands/${id}`)).body as WireCommand;
+    // Options, localizations and default_member_permissions of the live twin are gone.
+    expect(diffCommandFields(body.value, live)).toEqual([]);
   });
 
   test("no twin: one POST, not adopted; later creates in the scope reuse the one list", async () => {
