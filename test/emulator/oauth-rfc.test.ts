@@ -13,6 +13,7 @@
 import * as oauth from "oauth4webapi";
 import type { RunningEmulator } from "../../emulator";
 import { DEFAULTS } from "../../emulator";
+import { CommandsApi } from "../../provider/client";
 import type { Api } from "./helpers";
 import { rec, slash, start, str } from "./helpers";
 
@@ -276,6 +277,20 @@ describe("HTTP Basic client credentials are form-urlencoded (RFC 6749 section 2.
     const first = await exchange(f, REDIRECT);
     const next = await refresh(f, str(first.refresh_token));
     expect(await putPermissions(next.access_token)).toBe(200);
+  });
+
+  test("the provider's own client (client credentials) is accepted with them", async () => {
+    const api = new CommandsApi({
+      apiUrl: emu.url,
+      clientId: CLIENT_ID,
+      clientSecret: SECRET,
+      maxRetries: 0,
+    });
+    try {
+      await expect(api.listGlobalCommands(emu.applicationId)).resolves.toEqual([]);
+    } finally {
+      await api.close();
+    }
   });
 
   test("the wrong secret is still refused: invalid_client", async () => {
