@@ -127,6 +127,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     maxBodyBytes: config.maxBodyBytes,
     now: () => store.clock.now(),
     onRequest: options.onRequest,
+    onResponse: options.onResponse,
     onInternalError,
   });
 
