@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { rec, slash, start } from "../emulator/helpers";
+import { authorizeUser, rec, slash, start } from "../emulator/helpers";
 import { checkResponse, theContract } from "./oracle";
 import { checkedResponses, recordedViolations } from "./recorder";
 
@@ -116,4 +116,24 @@ describe("the emulator's 429 answers conform", () => {
     expect(checkedResponses()).toBeGreaterThanOrEqual(2);
     expect(recordedViolations()).toEqual([]);
   });
+});
+
+test("GET /oauth2/@me carries the application and user fields the document requires", async () => {
+  const { emu, api } = await start();
+  try {
+    const { access } = await authorizeUser(emu, "http://127.0.0.1/callback");
+    const r = await api.get("/oauth2/@me", { auth: `Bearer ${access}` });
+    expect(r.status).toBe(200);
+    expect(rec(rec(r.body)["application"])["verify_key"]).toBe(emu.publicKey);
+    expect(
+      checkResponse({ method: "GET", path: "/api/v10/oauth2/@me", status: 200, body: r.body }),
+    ).toBeUndefined();
+    // What the emulator answered before: the application's id and name only.
+    const before = { ...rec(r.body), application: { id: emu.applicationId, name: "" } };
+    expect(
+      checkResponse({ method: "GET", path: "/api/v10/oauth2/@me", status: 200, body: before }),
+    ).toBeDefined();
+  } finally {
+    await emu.close();
+  }
 });

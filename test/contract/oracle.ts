@@ -148,7 +148,8 @@ class Contract {
  * - a field error's `code` is a string on the wire (`BASE_TYPE_REQUIRED`), the document
  *   reuses the integer `Error` schema for it;
  * - `nsfw` and `default_permission` are missing from the command request schemas, though
- *   the service takes them (and keeps `nsfw`).
+ *   the service takes them (and keeps `nsfw`);
+ * - `ChannelTypes` lacks GUILD_MEDIA (16), a channel type options may name.
  */
 function applyErrata(doc: Record<string, unknown>): void {
   const schemas = child(child(doc, "components"), "schemas") ?? {};
@@ -169,6 +170,11 @@ function applyErrata(doc: Record<string, unknown>): void {
     props["nsfw"] = { type: ["boolean", "null"] };
     props["default_permission"] = { type: ["boolean", "null"] };
   }
+  const channelTypes = schemas["ChannelTypes"];
+  if (!isRecord(channelTypes) || !Array.isArray(channelTypes["oneOf"])) {
+    throw new Error("erratum: ChannelTypes not found");
+  }
+  channelTypes["oneOf"].push({ title: "GUILD_MEDIA", const: 16 });
 }
 
 let contract: Contract | undefined;
@@ -179,10 +185,13 @@ export function theContract(): Contract {
   return contract;
 }
 
+/** The first errors of a validation (a failed `oneOf` lists one error per member). */
 export function formatErrors(errors: readonly ErrorObject[] | null | undefined): string[] {
-  return (errors ?? []).map(
-    (e) => `${e.instancePath || "(body)"} ${e.message ?? e.keyword} ${JSON.stringify(e.params)}`,
-  );
+  return (errors ?? [])
+    .slice(0, 6)
+    .map(
+      (e) => `${e.instancePath || "(body)"} ${e.message ?? e.keyword} ${JSON.stringify(e.params)}`,
+    );
 }
 
 /**
