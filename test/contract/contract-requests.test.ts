@@ -225,6 +225,21 @@ describe("nullable properties sent as null are accepted and mean 'not given'", (
     expect(described(await create("global", body))).toEqual(expected);
   });
 
+  test("permissions PUT: overwrites of each type present are stored as sent", async () => {
+    const c = await create("guild", BASE);
+    const path = `${api.guild}/commands/${str(c["id"])}/permissions`;
+    const permissions = [
+      { id: emu.guildId, type: 1, permission: false },
+      { id: emu.userId, type: 2, permission: true },
+      { id: String(BigInt(emu.guildId) - 1n), type: 3, permission: true },
+    ];
+    docAllows("PUT", path, { permissions });
+    const r = await api.put(path, { permissions }, { auth: `Bearer ${emu.userBearerToken}` });
+    expect(r.status).toBe(200);
+    expect(rec(r.body)["permissions"]).toEqual(permissions);
+    expect(rec((await api.get(path)).body)["permissions"]).toEqual(permissions);
+  });
+
   test("permissions PUT: permissions null or absent is no overwrites", async () => {
     const c = await create("guild", BASE);
     const path = `${api.guild}/commands/${str(c["id"])}/permissions`;
