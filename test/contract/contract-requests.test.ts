@@ -15,6 +15,7 @@
 import type { RunningEmulator } from "../../emulator";
 import type { Api } from "../emulator/helpers";
 import { arr, rec, start, str } from "../emulator/helpers";
+import { validateWireCommand } from "../../provider/schema";
 import { theContract, formatErrors } from "./oracle";
 
 type Json = Record<string, unknown>;
@@ -583,6 +584,13 @@ describe("requests the document forbids are refused (50035, the field's path), s
     ]) {
       expect(all.some((b) => b.label.includes(kind))).toBe(true);
     }
+  });
+
+  test("the provider's schema refuses every body the document forbids (it may be stricter, never looser)", () => {
+    const accepted = all
+      .filter((bad) => validateWireCommand(bad.body, { scope: "global", mode: "create" }).ok)
+      .map((bad) => bad.label);
+    expect(accepted).toEqual([]);
   });
 
   for (const scope of SCOPES) {
