@@ -143,6 +143,7 @@ function permissionBits(out: Issues, v: unknown, path: Path): string | undefined
   let bits: bigint | undefined;
   if (typeof v === "string" && PERMISSION_BITS.test(v)) bits = BigInt(v);
   else if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) bits = BigInt(v);
+  // JSON numbers past 2^53 lose digits; the document's maximum, 2^54, is exact.
   else if (typeof v === "number" && v === 2 ** 54) bits = BigInt(v);
   if (bits === undefined || bits > L.PERMISSIONS_MAX) {
     out.add(path, FieldCode.PERMISSIONS_INVALID, `Invalid permission bit set ${describe(v)}.`);
