@@ -315,10 +315,32 @@ async function bulkScenario(windowMs: number, parallel: number | undefined): Pro
   }
 }
 
-/** The 100 commands as a YAML program of the plugin's resources. */
-function pluginProgram(name: string, guildId: string): string {
+/**
+ * The 100 commands as a YAML program of the plugin's resources: one resource per command
+ * (bulk mode batches them), or one `ScopeCommands` per scope.
+ */
+function pluginProgram(name: string, guildId: string, form: PluginForm): string {
   const lines = [`name: ${name}`, "runtime: yaml", "packages:"];
   lines.push(`  discord-commands: ${path.join(PROJECT_ROOT, "plugin")}`, "resources:");
+  if (form === "scopes") {
+    for (const [res, where] of [
+      ["global", undefined],
+      ["guild", guildId],
+    ] as const) {
+      lines.push(
+        `  ${res}-commands:`,
+        "    type: discord-commands:ScopeCommands",
+        "    properties:",
+      );
+      if (where !== undefined) lines.push(`      guildId: "${where}"`);
+      lines.push("      commands:");
+      for (let i = 0; i < PER_SCOPE; i++) {
+        lines.push(`        ${res}${i}:`, `          name: ${res}${i}`);
+        lines.push(`          description: ${res === "global" ? "Global" : "Guild"} command ${i}`);
+      }
+    }
+    return `${lines.join("\n")}\n`;
+  }
   for (let i = 0; i < PER_SCOPE; i++) {
     lines.push(`  global-${i}:`, "    type: discord-commands:GlobalCommand", "    properties:");
     lines.push(`      name: global${i}`, `      description: Global command ${i}`);
@@ -331,15 +353,19 @@ function pluginProgram(name: string, guildId: string): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** Bulk mode through the plugin, realistic limits, the engine's default slots. */
-async function pluginBulkScenario(): Promise<{ row: Row; stateBytes: number; commands: number }> {
+type PluginForm = "resources" | "scopes";
+
+/** Through the plugin, realistic limits, the engine's default slots. */
+async function pluginBulkScenario(
+  form: PluginForm,
+): Promise<{ row: Row; stateBytes: number; commands: number }> {
   const { emu, others } = await realisticEmulator();
   const logFile = path.join(os.tmpdir(), `bench-plugin-${process.pid}.jsonl`);
   fs.rmSync(logFile, { force: true });
-  const name = "bench-plugin-bulk";
+  const name = `bench-plugin-${form}`;
   const prog = new PulumiProgram(
     name,
-    { "Pulumi.yaml": pluginProgram(name, emu.guildId) },
+    { "Pulumi.yaml": pluginProgram(name, emu.guildId, form) },
     { env: { DISCORD_BULK_LOG: logFile } },
   );
   try {
@@ -357,7 +383,11 @@ async function pluginBulkScenario(): Promise<{ row: Row; stateBytes: number; com
       `discord-commands:botToken=${emu.botToken}`,
     ]);
     emu.control.resetLog();
-    const up = await timed(prog, "plugin (YAML), bulk mode, default slots: up", UP);
+    const label =
+      form === "scopes"
+        ? "plugin (YAML), 2 ScopeCommands, default slots"
+        : "plugin (YAML), bulk, default slots";
+    const up = await timed(prog, `${label}: up`, UP);
     const batches = fs.existsSync(logFile)
       ? fs
           .readFileSync(logFile, "utf8")
@@ -365,7 +395,7 @@ async function pluginBulkScenario(): Promise<{ row: Row; stateBytes: number; com
           .filter((l) => l !== "").length
       : 0;
     const row: Row = {
-      label: "plugin (YAML), bulk, default slots",
+      label,
       seconds: up.seconds,
       figures: figures(emu),
       kept: survivors(emu, others),
@@ -425,17 +455,20 @@ async function main(): Promise<void> {
   );
 
   if (PLUGIN_ONLY) {
-    const row = await pluginBulkScenario();
+    const rows = [await pluginBulkScenario("resources"), await pluginBulkScenario("scopes")];
     const noop = new PulumiProgram("bench-noop-plugin-row", { "index.ts": noopProgram });
     linkPackage(noop);
     await noop.stack("bench");
     const noopUp = await timed(noop, "100 no-op dynamic resources: up", UP);
     noop.cleanup();
-    printTable([row.row]);
+    printTable(rows.map((r) => r.row));
     process.stdout.write(
       [
-        `plugin bulk up / no-op dynamic up: ${row.row.seconds.toFixed(1)} s / ${noopUp.seconds.toFixed(1)} s = ${(row.row.seconds / noopUp.seconds).toFixed(2)}x`,
-        `plugin state: ${row.stateBytes} bytes for ${row.commands} commands (${(row.stateBytes / row.commands).toFixed(0)} bytes per command, provider and stack included)`,
+        ...rows.map(
+          (r) =>
+            `${r.row.label}: up / no-op dynamic up: ${r.row.seconds.toFixed(1)} s / ${noopUp.seconds.toFixed(1)} s = ${(r.row.seconds / noopUp.seconds).toFixed(2)}x; ` +
+            `state ${r.stateBytes} bytes for ${r.commands} commands (${(r.stateBytes / r.commands).toFixed(0)} bytes per command, provider and stack included)`,
+        ),
         "",
       ].join("\n"),
     );

@@ -6,9 +6,15 @@ export {
   GlobalCommand,
   GuildCommand,
   GuildCommandPermissions,
+  ScopeCommands,
   UserAuthorization,
+  commandKey,
 } from "./resources";
+export { CommandSet } from "./commandSet";
+export type { CommandSetArgs, CommandSetPermissions, CommandSetScope } from "./commandSet";
 export type {
+  CommandDefinition,
+  ScopeCommandsArgs,
   GlobalCommandArgs,
   GuildCommandArgs,
   GuildCommandPermissionsArgs,

@@ -20,7 +20,11 @@ import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 
 export type ProviderKind =
-  "globalCommand" | "guildCommand" | "guildCommandPermissions" | "userAuthorization";
+  | "globalCommand"
+  | "guildCommand"
+  | "guildCommandPermissions"
+  | "userAuthorization"
+  | "scopeCommands";
 
 /** The type token of a resource kind: `pulumi-nodejs:dynamic/discord:<Type>`. */
 export function typeToken(type: string): string {

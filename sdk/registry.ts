@@ -209,6 +209,43 @@ export function claimCommand(
 }
 
 /**
+ * The claims of a resource that holds many commands of one scope (`ScopeCommands`): one
+ * registration for all, so the registry waits for the list as it waits for one name. The
+ * problems of every command of the list, one per line; undefined when all pass.
+ */
+export function claimCommands(
+  resource: string,
+  applicationId: pulumi.Input<string | undefined>,
+  guildId: pulumi.Input<string | undefined>,
+  commands: pulumi.Input<
+    readonly { readonly key: string; readonly type: number; readonly name: string }[]
+  >,
+): pulumi.Output<string | undefined> {
+  const { seq, settle } = register();
+  const values = pulumi.all([applicationId, guildId, commands]);
+  isKnownOf(values).then(
+    (known) => known || settle(),
+    () => settle(),
+  );
+  return values.apply(async ([app, guild, list]) => {
+    const reg = registry();
+    const mine: Claim[] = list.map((c) => ({
+      resource: `${resource} commands["${c.key}"]`,
+      applicationId: app ?? "(default application)",
+      guildId: guild,
+      type: c.type,
+      name: c.name,
+    }));
+    reg.claims.push(...mine);
+    const settledAll = everyClaimSettled(seq, `${app ?? ""}/${guild ?? "global"}`);
+    settle();
+    await settledAll;
+    const problems = new Set(mine.flatMap((c) => problemsOf(c, reg.claims)));
+    return problems.size > 0 ? [...problems].join("\n") : undefined;
+  });
+}
+
+/**
  * The groups `release` wakes, in order: program order within a scope, the scopes in
  * turn, each scope's place in a turn given by its first claim in the program. A group
  * is one claim in per-command mode; in bulk mode, `slots` claims of one scope (a whole

@@ -5,11 +5,12 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { Scope, SdkCommandArgs, WirePermission } from "../provider/schema";
+import { commandKey } from "../provider/resources/scopeCommandsLifecycle";
 import { formatPath, validateWireBody } from "../provider/schema";
 import type { ProviderKind } from "./providerModule";
 import { serializedProvider, typeToken } from "./providerModule";
 import { refusePlaintextCredentials } from "./credentials";
-import { claimCommand } from "./registry";
+import { claimCommand, claimCommands } from "./registry";
 import { suspendPromiseStacks, withStack } from "./debugStacks";
 
 /** Every field of `T` accepts a plain value, a Promise or an Output (and `undefined` where `T` does). */
@@ -237,7 +238,71 @@ export class GuildCommandPermissions extends PackageResource {
   }
 }
 
-function withDependency(
+/** A command's definition without its scope (the fields a `ScopeCommands` or `CommandSet` holds). */
+export type CommandDefinition = Inputs<SdkCommandArgs>;
+
+export interface ScopeCommandsArgs {
+  /** Absent: the application's global scope. */
+  guildId?: pulumi.Input<string>;
+  applicationId?: pulumi.Input<string>;
+  /**
+   * The commands by key: the name, prefixed `user:`, `message:` or `entry_point:` for
+   * those types (`commandKey`). The preview names the key of each command that changes.
+   */
+  commands: pulumi.Input<Record<string, pulumi.Input<CommandDefinition>>>;
+}
+
+/**
+ * The commands this stack manages in one scope, as one resource: created with one list
+ * GET and one bulk overwrite whatever their number, changed one request per command when
+ * two or fewer change (else one overwrite built from a list read right before it), and
+ * never touching the scope's other commands. `CommandSet` deploys one per scope.
+ */
+export class ScopeCommands extends PackageResource {
+  /** The service's id of each command, by key. */
+  declare readonly commandIds: pulumi.Output<Record<string, string>>;
+  declare readonly applicationId: pulumi.Output<string>;
+  declare readonly guildId: pulumi.Output<string | undefined>;
+  declare readonly commands: pulumi.Output<Record<string, SdkCommandArgs>>;
+
+  /** @param setProblems problems its `CommandSet` found in the definitions (checked with the rest). */
+  constructor(
+    name: string,
+    args: ScopeCommandsArgs,
+    opts?: pulumi.CustomResourceOptions,
+    setProblems?: pulumi.Input<readonly string[]>,
+  ) {
+    refusePlaintextCredentials();
+    const applicationId = args.applicationId ?? DEFAULT_APPLICATION_ID();
+    const identities = pulumi.output(args.commands).apply((map) =>
+      Object.entries(map).map(([key, def]) => ({
+        key,
+        type: (def as { type?: number }).type ?? 1,
+        name: String((def as { name?: unknown }).name),
+      })),
+    );
+    const claims = claimCommands(name, applicationId, args.guildId, identities);
+    const problems = pulumi
+      .all([claims, setProblems ?? []])
+      .apply(([c, s]) => [...s, ...(c === undefined ? [] : [c])].join("\n") || undefined);
+    super(
+      "ScopeCommands",
+      name,
+      {
+        ...args,
+        applicationId,
+        __programProblems: problems,
+        __provider: serializedProvider("scopeCommands"),
+        commandIds: undefined,
+      },
+      opts,
+    );
+  }
+}
+
+export { commandKey };
+
+export function withDependency(
   opts: pulumi.CustomResourceOptions | undefined,
   resource: pulumi.Resource,
 ): pulumi.CustomResourceOptions {

@@ -445,6 +445,85 @@ function commandResource(types: TypeCollector, scope: Scope, description: string
   return resource(description, inputs, outputs);
 }
 
+/**
+ * `CommandDefinition`: a command's fields without its scope (what `ScopeCommands` holds by
+ * key); the global scope's fields, of which a guild keeps all but the global-only ones.
+ */
+function commandDefinitionType(types: TypeCollector): TypeSpec {
+  const name = token("CommandDefinition");
+  if (!types.types.has(name)) {
+    const global = commandResource(types, "global", "");
+    const properties = { ...global.inputProperties };
+    delete properties["applicationId"];
+    for (const spec of Object.values(properties)) delete spec.replaceOnChanges;
+    types.types.set(name, {
+      type: "object",
+      description:
+        "One command's definition, without its scope: the fields of a global command (a guild's copy leaves out `contexts`, `integrationTypes` and `dmPermission`, which guilds do not keep).",
+      properties,
+      required: global.requiredInputs.filter((k) => k !== "applicationId"),
+    });
+  }
+  return { $ref: `#/types/${name}` };
+}
+
+function scopeCommandsResource(types: TypeCollector): ResourceSpec {
+  const definition = commandDefinitionType(types);
+  const inputs = side();
+  add(
+    inputs,
+    "guildId",
+    {
+      type: "string",
+      description:
+        "The guild whose commands these are; absent: the application's global scope. Changing it replaces the resource (new commands there, these deleted).",
+      replaceOnChanges: true,
+    },
+    false,
+  );
+  add(
+    inputs,
+    "commands",
+    {
+      type: "object",
+      additionalProperties: definition,
+      description:
+        'The commands by key: the command\'s name, prefixed "user:", "message:" or "entry_point:" for those types (a slash command `ban` is `ban`, a user command `Info` is `user:Info`). A key added creates that command, a key removed deletes it (a rename is both: a new id), a definition changed edits only its changed fields. Commands of the scope that no key names are never touched.',
+    },
+    true,
+  );
+  add(
+    inputs,
+    "applicationId",
+    {
+      type: "string",
+      description:
+        "The application whose commands these are." +
+        APPLICATION_DEFAULT +
+        " Changing it replaces the resource.",
+      replaceOnChanges: true,
+    },
+    false,
+  );
+  const outputs: Side = { properties: { ...inputs.properties }, required: [...inputs.required] };
+  add(outputs, "applicationId", outputs.properties["applicationId"] as PropertySpec, true);
+  add(
+    outputs,
+    "commandIds",
+    {
+      type: "object",
+      additionalProperties: { type: "string" },
+      description: "The service's id of each command, by key.",
+    },
+    true,
+  );
+  return resource(
+    "The commands this stack manages in one scope (the global scope, or one guild), as one resource. Created with one list read and one bulk overwrite whatever their number (commands already as declared are taken over with no write); two or fewer changes are one request each (an edit of the changed fields, a create, a delete); more are one bulk overwrite built from a list read right before it. Every command of the scope that `commands` does not name is carried unchanged. The preview names each command and field that changes. Import id: `<guildId>`, `global`, `<applicationId>/<guildId>` or `<applicationId>/global` (every command of the scope comes under management).",
+    inputs,
+    outputs,
+  );
+}
+
 function permissionsResource(types: TypeCollector): ResourceSpec {
   const replaces: readonly string[] = PERMISSIONS_REPLACE_KEYS;
   const inputs = side();
@@ -559,6 +638,7 @@ export function buildPackageSchema(version: string): PackageSchema {
     ),
     [token("GuildCommandPermissions")]: permissionsResource(types),
     [token("UserAuthorization")]: userAuthorizationResource(),
+    [token("ScopeCommands")]: scopeCommandsResource(types),
   };
   const config = configProperties();
   return {

@@ -11,13 +11,14 @@
  *    (`commandId` the application id for the app-wide defaults).
  */
 import { ConfigurationError } from "../client";
-import { isSnowflake } from "../schema";
+import { isRecord, isSnowflake } from "../schema";
 import { userAuthorizationProvider } from "../resources/authorizationLifecycle";
 import type { Claim } from "../resources/claims";
 import { DeploymentClaims } from "../resources/claims";
 import type { CheckFailure } from "../resources/commandLifecycle";
 import { commandProvider } from "../resources/commandLifecycle";
 import { permissionsProvider } from "../resources/permissionsLifecycle";
+import { scopeCommandsProvider } from "../resources/scopeCommandsLifecycle";
 import type { Bag } from "../resources/propertyBags";
 import { UNKNOWN } from "../resources/propertyBags";
 import type { ProviderRuntime } from "../resources/runtime";
@@ -33,6 +34,7 @@ export const TOKENS = {
   guildCommand: `${PACKAGE}:index:GuildCommand`,
   guildCommandPermissions: `${PACKAGE}:index:GuildCommandPermissions`,
   userAuthorization: `${PACKAGE}:index:UserAuthorization`,
+  scopeCommands: `${PACKAGE}:index:ScopeCommands`,
 } as const;
 
 /** The provider's configuration keys: the dynamic provider's `discord:*` settings, unprefixed. */
@@ -77,7 +79,13 @@ export interface PluginResource {
     id: string,
     olds: Bag,
     news: Bag,
-  ): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }>;
+  ): Promise<{
+    changes: boolean;
+    replaces: string[];
+    deleteBeforeReplace: boolean;
+    /** Property paths that change (the preview shows these). */
+    detailedDiff?: Record<string, "add" | "update" | "delete">;
+  }>;
   create(inputs: Bag): Promise<{ id: string; outs: Bag }>;
   /** `props` undefined: an import by id. */
   read(id: string, props: Bag | undefined): Promise<{ id: string; props?: Bag; inputs?: Bag }>;
@@ -221,7 +229,53 @@ export function pluginResources(rt: ProviderRuntime): Map<string, PluginResource
     delete: () => authorization.delete(),
   };
 
+  const scopeCommands = scopeCommandsProvider(rt);
+  const scopeCommandsResource: PluginResource = {
+    async check(urn, olds, news) {
+      const result = await scopeCommands.check(olds, news);
+      const i = result.inputs;
+      const commands = i["commands"];
+      const guildId = i["guildId"];
+      if (
+        known(i["applicationId"]) &&
+        (guildId === undefined || known(guildId)) &&
+        isRecord(commands)
+      ) {
+        const list: Claim[] = [];
+        for (const [key, def] of Object.entries(commands)) {
+          if (!isRecord(def) || !known(def["name"])) continue;
+          const type = def["type"] ?? 1;
+          if (typeof type !== "number") continue;
+          list.push({
+            resource: `${urnName(urn)} commands["${key}"]`,
+            applicationId: i["applicationId"],
+            guildId: guildId as string | undefined,
+            type,
+            name: def["name"],
+          });
+        }
+        const problems = claims.claimAll(urn, list);
+        if (problems.length > 0) {
+          result.failures.push({ property: "commands", reason: problems.join("\n") });
+        }
+      } else {
+        claims.release(urn);
+      }
+      return result;
+    },
+    async diff(id, olds, news) {
+      const result = await scopeCommands.diff(id, olds, news);
+      return { ...result, changes: result.changes || fromDynamicState(olds) };
+    },
+    create: (inputs) => scopeCommands.create(inputs),
+    // An import (no properties): every command of the scope comes under management.
+    read: (id, props) => scopeCommands.read(id, props ?? {}),
+    update: (id, olds, news) => scopeCommands.update(id, olds, news),
+    delete: (id, props) => scopeCommands.delete(id, props),
+  };
+
   return new Map<string, PluginResource>([
+    [TOKENS.scopeCommands, scopeCommandsResource],
     [TOKENS.globalCommand, commands("global")],
     [TOKENS.guildCommand, commands("guild")],
     [TOKENS.guildCommandPermissions, permissionsResource],

@@ -195,6 +195,33 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
       );
       res.setReplacesList(result.replaces);
       res.setDeletebeforereplace(result.deleteBeforeReplace);
+      if (result.detailedDiff !== undefined) {
+        // The changed paths (`commands["kick"].description`), so the preview names them.
+        const kinds = {
+          add: provproto.PropertyDiff.Kind.ADD,
+          update: provproto.PropertyDiff.Kind.UPDATE,
+          delete: provproto.PropertyDiff.Kind.DELETE,
+        };
+        const replaced = new Set(result.replaces);
+        const map = res.getDetaileddiffMap();
+        const top = new Set<string>();
+        for (const [path, kind] of Object.entries(result.detailedDiff)) {
+          const d = new provproto.PropertyDiff();
+          d.setKind(kinds[kind]);
+          d.setInputdiff(true);
+          map.set(path, d);
+          top.add(path.split(/[.[]/)[0] ?? path);
+        }
+        for (const key of result.replaces) {
+          const d = new provproto.PropertyDiff();
+          d.setKind(provproto.PropertyDiff.Kind.UPDATE_REPLACE);
+          d.setInputdiff(true);
+          map.set(key, d);
+          top.add(key);
+        }
+        res.setHasdetaileddiff(true);
+        res.setDiffsList([...top].filter((k) => k !== "" || replaced.has(k)));
+      }
       return res;
     }),
 

@@ -38,20 +38,12 @@
  */
 import * as fs from "node:fs";
 import type { CommandsApi, WireCommand, WireCommandBody, WireCommandPatch } from "../client";
-import type { CanonicalCommandField, CommandField, Scope, Where } from "../schema";
-import {
-  acceptedIn,
-  CANONICAL_COMMAND_FIELDS,
-  carriedIn,
-  CommandType,
-  COMMAND_FIELDS,
-  canonicalCommand,
-  diffCommandFields,
-  patchBody,
-} from "../schema";
+import type { Scope, Where } from "../schema";
+import { CANONICAL_COMMAND_FIELDS, CommandType, patchBody } from "../schema";
 import { Routes } from "../routes";
 import type { Clock } from "./clock";
 import type { ScopeCache } from "./scopeCache";
+import { bulkBody, fieldsTheBodyCannotCarry, sameIdentity } from "./scopeOverwrite";
 import type { ProviderSettings } from "./settings";
 
 export type BulkOperation =
@@ -427,7 +419,7 @@ export class BulkWriter {
       }
 
       const where: Where = `${scope}:bulk`;
-      const bodies = list.map((e) => bulkBody(e, scope, where)) as WireCommandBody[];
+      const bodies = list.map((e) => bulkBody(e.id, e.intended, scope, where));
       const api = this.rt.client;
       let answer: WireCommand[];
       try {
@@ -512,43 +504,6 @@ function routeParams(queue: ScopeQueue): Record<string, string> {
 /** The command a PATCH of `body` makes of `live`: what an update means in per-command mode. */
 function applyPatch(live: Record<string, unknown>, body: WireCommandBody): Record<string, unknown> {
   return { ...live, ...patchBody(body, CANONICAL_COMMAND_FIELDS) };
-}
-
-function sameIdentity(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
-  const ca = canonicalCommand(a);
-  const cb = canonicalCommand(b);
-  return ca.type === cb.type && ca.name === cb.name;
-}
-
-/**
- * One element of the PUT's list: every field of the one field table that this endpoint's
- * body accepts and this scope keeps, as the command holds it (null is what the service
- * takes for an absent field in a full overwrite), plus the id of a live command.
- */
-function bulkBody(e: Entry, scope: Scope, where: Where): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const field of Object.keys(COMMAND_FIELDS) as CommandField[]) {
-    if (field === "id") continue;
-    const keptIn: readonly Scope[] = COMMAND_FIELDS[field].keptIn;
-    const value = e.intended[field];
-    if (value === undefined || value === null) continue;
-    if (!carriedIn(field, where) || !keptIn.includes(scope)) continue;
-    out[field] = value;
-  }
-  if (e.id !== undefined) out["id"] = e.id;
-  return out;
-}
-
-/**
- * Fields of `intended` outside the spec's list for this body that the answer does not hold
- * (a field the service is known to keep, but lost here, is restored too).
- */
-function fieldsTheBodyCannotCarry(
-  intended: Record<string, unknown>,
-  answer: WireCommand,
-  where: Where,
-): CanonicalCommandField[] {
-  return diffCommandFields(intended, answer).filter((f) => !acceptedIn(f, where));
 }
 
 /** How messages name a scope. */

@@ -77,8 +77,22 @@ export class DeploymentClaims {
     return problemsOf(claim, [...this.byUrn.values()]);
   }
 
+  /**
+   * Records the claims of a resource that holds many commands (`ScopeCommands`), replacing
+   * its earlier ones; returns every problem they take part in, once each.
+   */
+  claimAll(urn: string, claims: readonly Claim[]): string[] {
+    this.release(urn);
+    claims.forEach((c, i) => this.byUrn.set(`${urn}#${i}`, c));
+    const all = [...this.byUrn.values()];
+    return [...new Set(claims.flatMap((c) => problemsOf(c, all)))];
+  }
+
   /** The resource no longer claims a command (its check failed before a claim). */
   release(urn: string): void {
     this.byUrn.delete(urn);
+    for (const key of [...this.byUrn.keys()]) {
+      if (key.startsWith(`${urn}#`)) this.byUrn.delete(key);
+    }
   }
 }

@@ -112,7 +112,7 @@ function wireBody(args: Bag, scope: Scope): WireCommandBody {
 }
 
 /** The live command in SDK shape, merged into the old inputs field by field. */
-function inputsFromLive(oldInputs: Bag, live: WireCommand, scope: Scope): Bag {
+export function inputsFromLive(oldInputs: Bag, live: WireCommand, scope: Scope): Bag {
   const oldArgs = commandArgs(oldInputs);
   const oldBody = validateSdkCommand(oldArgs, { scope });
   const liveArgs = wireToSdk(live) as unknown as Bag;

@@ -8,6 +8,7 @@
 import { commandProvider } from "./commandLifecycle";
 import { permissionsProvider } from "./permissionsLifecycle";
 import { ProviderRuntime } from "./runtime";
+import { scopeCommandsProvider } from "./scopeCommandsLifecycle";
 import { userAuthorizationProvider } from "./authorizationLifecycle";
 
 const runtime = new ProviderRuntime();
@@ -17,4 +18,5 @@ export const dynamicProviders = {
   guildCommand: commandProvider("guild", runtime),
   guildCommandPermissions: permissionsProvider(runtime),
   userAuthorization: userAuthorizationProvider(runtime),
+  scopeCommands: scopeCommandsProvider(runtime),
 };

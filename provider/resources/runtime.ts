@@ -16,6 +16,7 @@ import type { Clock } from "./clock";
 import { systemClock } from "./clock";
 import { DeploymentMemory } from "./deploymentMemory";
 import { ScopeCache } from "./scopeCache";
+import { ScopeLocks } from "./scopeOverwrite";
 import type { ProviderSettings, StackConfig } from "./settings";
 import { readSettings } from "./settings";
 
@@ -30,6 +31,8 @@ export class ProviderRuntime {
   readonly deployment = new DeploymentMemory();
   readonly scopes: ScopeCache;
   readonly bulk: BulkWriter;
+  /** Each scope's bulk overwrites, one at a time (scopeOverwrite.ts). */
+  readonly scopeLocks = new ScopeLocks();
   private readonly env: NodeJS.ProcessEnv;
   private current: ProviderSettings | undefined;
   private api: CommandsApi | undefined;

@@ -25,6 +25,11 @@ export type Provider = import("./provider").Provider;
 export const Provider: typeof import("./provider").Provider = null as any;
 utilities.lazyLoad(exports, ["Provider"], () => require("./provider"));
 
+export { ScopeCommandsArgs } from "./scopeCommands";
+export type ScopeCommands = import("./scopeCommands").ScopeCommands;
+export const ScopeCommands: typeof import("./scopeCommands").ScopeCommands = null as any;
+utilities.lazyLoad(exports, ["ScopeCommands"], () => require("./scopeCommands"));
+
 export { UserAuthorizationArgs } from "./userAuthorization";
 export type UserAuthorization = import("./userAuthorization").UserAuthorization;
 export const UserAuthorization: typeof import("./userAuthorization").UserAuthorization = null as any;
@@ -53,6 +58,8 @@ const _module = {
                 return new GuildCommand(name, <any>undefined, { urn })
             case "discord-commands:index:GuildCommandPermissions":
                 return new GuildCommandPermissions(name, <any>undefined, { urn })
+            case "discord-commands:index:ScopeCommands":
+                return new ScopeCommands(name, <any>undefined, { urn })
             case "discord-commands:index:UserAuthorization":
                 return new UserAuthorization(name, <any>undefined, { urn })
             default:

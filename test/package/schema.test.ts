@@ -192,8 +192,30 @@ describe("the package", () => {
     expect(schema.language["python"]?.["packageName"]).toBe("pulumi_discord_commands");
     expect(schema.language["go"]?.["importBasePath"]).toBe(`${SDK_NAMES.goModule}/discordcommands`);
     expect(Object.keys(schema.resources)).toEqual(
-      ["GlobalCommand", "GuildCommand", "GuildCommandPermissions", "UserAuthorization"].map(token),
+      [
+        "GlobalCommand",
+        "GuildCommand",
+        "GuildCommandPermissions",
+        "UserAuthorization",
+        "ScopeCommands",
+      ].map(token),
     );
+  });
+
+  test("ScopeCommands: commands by key as CommandDefinition, the scope replaces, ids out", () => {
+    const r = schema.resources[token("ScopeCommands")];
+    expect(r?.requiredInputs).toEqual(["commands"]);
+    expect(r?.inputProperties["commands"]?.additionalProperties).toEqual({
+      $ref: `#/types/${token("CommandDefinition")}`,
+    });
+    expect(r?.inputProperties["guildId"]?.replaceOnChanges).toBe(true);
+    expect(r?.inputProperties["applicationId"]?.replaceOnChanges).toBe(true);
+    expect(r?.properties["commandIds"]?.additionalProperties).toEqual({ type: "string" });
+    const def = schema.types[token("CommandDefinition")];
+    expect(def && "properties" in def ? Object.keys(def.properties) : []).toEqual(
+      expect.arrayContaining(["name", "description", "options", "contexts", "nsfw"]),
+    );
+    expect(def && "properties" in def ? def.properties["applicationId"] : "none").toBeUndefined();
   });
 
   it("describes every property of every resource, type and setting", () => {

@@ -27,6 +27,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &GuildCommand{}
 	case "discord-commands:index:GuildCommandPermissions":
 		r = &GuildCommandPermissions{}
+	case "discord-commands:index:ScopeCommands":
+		r = &ScopeCommands{}
 	case "discord-commands:index:UserAuthorization":
 		r = &UserAuthorization{}
 	default:

@@ -13,6 +13,226 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+// One command's definition, without its scope: the fields of a global command (a guild's copy leaves out `contexts`, `integrationTypes` and `dmPermission`, which guilds do not keep).
+type CommandDefinition struct {
+	// Where the command can be used; global commands only (BOT_DM allows DMs with the app).
+	Contexts []InteractionContextType `pulumi:"contexts"`
+	// The permissions a member needs to use the command, unless an overwrite says otherwise: a bit set as a decimal string (the bitwise OR of permission bits, e.g. MANAGE_GUILD, `1 << 5`, is "32"). "0" forbids everyone in a guild except admins and those with a specific overwrite.
+	DefaultMemberPermissions *string `pulumi:"defaultMemberPermissions"`
+	// Whether the command is enabled by default when the app is added to a guild (default true).
+	//
+	// Deprecated: Deprecated by the service: use defaultMemberPermissions ("0" disables the command for everyone but admins).
+	DefaultPermission *bool `pulumi:"defaultPermission"`
+	// CHAT_INPUT and PRIMARY_ENTRY_POINT: 1-100 characters, required. USER and MESSAGE: none (the service returns an empty string).
+	Description *string `pulumi:"description"`
+	// Localized descriptions, keyed by locale; values follow the same rules as `description`.
+	DescriptionLocalizations map[string]string `pulumi:"descriptionLocalizations"`
+	// Whether the command is available in DMs with the app (default true). Global commands only.
+	//
+	// Deprecated: Deprecated by the service: use contexts (BOT_DM allows DMs with the app).
+	DmPermission *bool `pulumi:"dmPermission"`
+	// Who handles the launch of a PRIMARY_ENTRY_POINT command (only those; only for apps with an Activity).
+	Handler *EntryPointHandler `pulumi:"handler"`
+	// The installation contexts where the command is available; global commands only. Only contexts the application supports; left undeclared, the application's configured contexts apply and are not compared.
+	IntegrationTypes []IntegrationType `pulumi:"integrationTypes"`
+	// 1-32 characters. CHAT_INPUT names match `^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$` (unicode) in lowercase where a letter has a lowercase form; USER, MESSAGE and PRIMARY_ENTRY_POINT names may be mixed case and contain spaces. Changing it replaces the command (a new id: its permissions are written again).
+	Name string `pulumi:"name"`
+	// Localized names, keyed by locale; values follow the same rules as `name`.
+	NameLocalizations map[string]string `pulumi:"nameLocalizations"`
+	// Marks the command age-restricted. Default false.
+	Nsfw *bool `pulumi:"nsfw"`
+	// The parameters, subcommands or subcommand groups of a CHAT_INPUT command (only CHAT_INPUT commands have options); at most 25.
+	Options []CommandOption `pulumi:"options"`
+	// The command's type: CHAT_INPUT (1, the default), USER (2), MESSAGE (3) or PRIMARY_ENTRY_POINT (4, global only). Changing it replaces the command (a new id: its permissions are written again).
+	Type *CommandType `pulumi:"type"`
+}
+
+// CommandDefinitionInput is an input type that accepts CommandDefinitionArgs and CommandDefinitionOutput values.
+// You can construct a concrete instance of `CommandDefinitionInput` via:
+//
+//	CommandDefinitionArgs{...}
+type CommandDefinitionInput interface {
+	pulumi.Input
+
+	ToCommandDefinitionOutput() CommandDefinitionOutput
+	ToCommandDefinitionOutputWithContext(context.Context) CommandDefinitionOutput
+}
+
+// One command's definition, without its scope: the fields of a global command (a guild's copy leaves out `contexts`, `integrationTypes` and `dmPermission`, which guilds do not keep).
+type CommandDefinitionArgs struct {
+	// Where the command can be used; global commands only (BOT_DM allows DMs with the app).
+	Contexts InteractionContextTypeArrayInput `pulumi:"contexts"`
+	// The permissions a member needs to use the command, unless an overwrite says otherwise: a bit set as a decimal string (the bitwise OR of permission bits, e.g. MANAGE_GUILD, `1 << 5`, is "32"). "0" forbids everyone in a guild except admins and those with a specific overwrite.
+	DefaultMemberPermissions pulumi.StringPtrInput `pulumi:"defaultMemberPermissions"`
+	// Whether the command is enabled by default when the app is added to a guild (default true).
+	//
+	// Deprecated: Deprecated by the service: use defaultMemberPermissions ("0" disables the command for everyone but admins).
+	DefaultPermission pulumi.BoolPtrInput `pulumi:"defaultPermission"`
+	// CHAT_INPUT and PRIMARY_ENTRY_POINT: 1-100 characters, required. USER and MESSAGE: none (the service returns an empty string).
+	Description pulumi.StringPtrInput `pulumi:"description"`
+	// Localized descriptions, keyed by locale; values follow the same rules as `description`.
+	DescriptionLocalizations pulumi.StringMapInput `pulumi:"descriptionLocalizations"`
+	// Whether the command is available in DMs with the app (default true). Global commands only.
+	//
+	// Deprecated: Deprecated by the service: use contexts (BOT_DM allows DMs with the app).
+	DmPermission pulumi.BoolPtrInput `pulumi:"dmPermission"`
+	// Who handles the launch of a PRIMARY_ENTRY_POINT command (only those; only for apps with an Activity).
+	Handler EntryPointHandlerPtrInput `pulumi:"handler"`
+	// The installation contexts where the command is available; global commands only. Only contexts the application supports; left undeclared, the application's configured contexts apply and are not compared.
+	IntegrationTypes IntegrationTypeArrayInput `pulumi:"integrationTypes"`
+	// 1-32 characters. CHAT_INPUT names match `^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$` (unicode) in lowercase where a letter has a lowercase form; USER, MESSAGE and PRIMARY_ENTRY_POINT names may be mixed case and contain spaces. Changing it replaces the command (a new id: its permissions are written again).
+	Name pulumi.StringInput `pulumi:"name"`
+	// Localized names, keyed by locale; values follow the same rules as `name`.
+	NameLocalizations pulumi.StringMapInput `pulumi:"nameLocalizations"`
+	// Marks the command age-restricted. Default false.
+	Nsfw pulumi.BoolPtrInput `pulumi:"nsfw"`
+	// The parameters, subcommands or subcommand groups of a CHAT_INPUT command (only CHAT_INPUT commands have options); at most 25.
+	Options CommandOptionArrayInput `pulumi:"options"`
+	// The command's type: CHAT_INPUT (1, the default), USER (2), MESSAGE (3) or PRIMARY_ENTRY_POINT (4, global only). Changing it replaces the command (a new id: its permissions are written again).
+	Type CommandTypePtrInput `pulumi:"type"`
+}
+
+func (CommandDefinitionArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*CommandDefinition)(nil)).Elem()
+}
+
+func (i CommandDefinitionArgs) ToCommandDefinitionOutput() CommandDefinitionOutput {
+	return i.ToCommandDefinitionOutputWithContext(context.Background())
+}
+
+func (i CommandDefinitionArgs) ToCommandDefinitionOutputWithContext(ctx context.Context) CommandDefinitionOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CommandDefinitionOutput)
+}
+
+// CommandDefinitionMapInput is an input type that accepts CommandDefinitionMap and CommandDefinitionMapOutput values.
+// You can construct a concrete instance of `CommandDefinitionMapInput` via:
+//
+//	CommandDefinitionMap{ "key": CommandDefinitionArgs{...} }
+type CommandDefinitionMapInput interface {
+	pulumi.Input
+
+	ToCommandDefinitionMapOutput() CommandDefinitionMapOutput
+	ToCommandDefinitionMapOutputWithContext(context.Context) CommandDefinitionMapOutput
+}
+
+type CommandDefinitionMap map[string]CommandDefinitionInput
+
+func (CommandDefinitionMap) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]CommandDefinition)(nil)).Elem()
+}
+
+func (i CommandDefinitionMap) ToCommandDefinitionMapOutput() CommandDefinitionMapOutput {
+	return i.ToCommandDefinitionMapOutputWithContext(context.Background())
+}
+
+func (i CommandDefinitionMap) ToCommandDefinitionMapOutputWithContext(ctx context.Context) CommandDefinitionMapOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CommandDefinitionMapOutput)
+}
+
+// One command's definition, without its scope: the fields of a global command (a guild's copy leaves out `contexts`, `integrationTypes` and `dmPermission`, which guilds do not keep).
+type CommandDefinitionOutput struct{ *pulumi.OutputState }
+
+func (CommandDefinitionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CommandDefinition)(nil)).Elem()
+}
+
+func (o CommandDefinitionOutput) ToCommandDefinitionOutput() CommandDefinitionOutput {
+	return o
+}
+
+func (o CommandDefinitionOutput) ToCommandDefinitionOutputWithContext(ctx context.Context) CommandDefinitionOutput {
+	return o
+}
+
+// Where the command can be used; global commands only (BOT_DM allows DMs with the app).
+func (o CommandDefinitionOutput) Contexts() InteractionContextTypeArrayOutput {
+	return o.ApplyT(func(v CommandDefinition) []InteractionContextType { return v.Contexts }).(InteractionContextTypeArrayOutput)
+}
+
+// The permissions a member needs to use the command, unless an overwrite says otherwise: a bit set as a decimal string (the bitwise OR of permission bits, e.g. MANAGE_GUILD, `1 << 5`, is "32"). "0" forbids everyone in a guild except admins and those with a specific overwrite.
+func (o CommandDefinitionOutput) DefaultMemberPermissions() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CommandDefinition) *string { return v.DefaultMemberPermissions }).(pulumi.StringPtrOutput)
+}
+
+// Whether the command is enabled by default when the app is added to a guild (default true).
+//
+// Deprecated: Deprecated by the service: use defaultMemberPermissions ("0" disables the command for everyone but admins).
+func (o CommandDefinitionOutput) DefaultPermission() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v CommandDefinition) *bool { return v.DefaultPermission }).(pulumi.BoolPtrOutput)
+}
+
+// CHAT_INPUT and PRIMARY_ENTRY_POINT: 1-100 characters, required. USER and MESSAGE: none (the service returns an empty string).
+func (o CommandDefinitionOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CommandDefinition) *string { return v.Description }).(pulumi.StringPtrOutput)
+}
+
+// Localized descriptions, keyed by locale; values follow the same rules as `description`.
+func (o CommandDefinitionOutput) DescriptionLocalizations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v CommandDefinition) map[string]string { return v.DescriptionLocalizations }).(pulumi.StringMapOutput)
+}
+
+// Whether the command is available in DMs with the app (default true). Global commands only.
+//
+// Deprecated: Deprecated by the service: use contexts (BOT_DM allows DMs with the app).
+func (o CommandDefinitionOutput) DmPermission() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v CommandDefinition) *bool { return v.DmPermission }).(pulumi.BoolPtrOutput)
+}
+
+// Who handles the launch of a PRIMARY_ENTRY_POINT command (only those; only for apps with an Activity).
+func (o CommandDefinitionOutput) Handler() EntryPointHandlerPtrOutput {
+	return o.ApplyT(func(v CommandDefinition) *EntryPointHandler { return v.Handler }).(EntryPointHandlerPtrOutput)
+}
+
+// The installation contexts where the command is available; global commands only. Only contexts the application supports; left undeclared, the application's configured contexts apply and are not compared.
+func (o CommandDefinitionOutput) IntegrationTypes() IntegrationTypeArrayOutput {
+	return o.ApplyT(func(v CommandDefinition) []IntegrationType { return v.IntegrationTypes }).(IntegrationTypeArrayOutput)
+}
+
+// 1-32 characters. CHAT_INPUT names match `^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$` (unicode) in lowercase where a letter has a lowercase form; USER, MESSAGE and PRIMARY_ENTRY_POINT names may be mixed case and contain spaces. Changing it replaces the command (a new id: its permissions are written again).
+func (o CommandDefinitionOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v CommandDefinition) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Localized names, keyed by locale; values follow the same rules as `name`.
+func (o CommandDefinitionOutput) NameLocalizations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v CommandDefinition) map[string]string { return v.NameLocalizations }).(pulumi.StringMapOutput)
+}
+
+// Marks the command age-restricted. Default false.
+func (o CommandDefinitionOutput) Nsfw() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v CommandDefinition) *bool { return v.Nsfw }).(pulumi.BoolPtrOutput)
+}
+
+// The parameters, subcommands or subcommand groups of a CHAT_INPUT command (only CHAT_INPUT commands have options); at most 25.
+func (o CommandDefinitionOutput) Options() CommandOptionArrayOutput {
+	return o.ApplyT(func(v CommandDefinition) []CommandOption { return v.Options }).(CommandOptionArrayOutput)
+}
+
+// The command's type: CHAT_INPUT (1, the default), USER (2), MESSAGE (3) or PRIMARY_ENTRY_POINT (4, global only). Changing it replaces the command (a new id: its permissions are written again).
+func (o CommandDefinitionOutput) Type() CommandTypePtrOutput {
+	return o.ApplyT(func(v CommandDefinition) *CommandType { return v.Type }).(CommandTypePtrOutput)
+}
+
+type CommandDefinitionMapOutput struct{ *pulumi.OutputState }
+
+func (CommandDefinitionMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]CommandDefinition)(nil)).Elem()
+}
+
+func (o CommandDefinitionMapOutput) ToCommandDefinitionMapOutput() CommandDefinitionMapOutput {
+	return o
+}
+
+func (o CommandDefinitionMapOutput) ToCommandDefinitionMapOutputWithContext(ctx context.Context) CommandDefinitionMapOutput {
+	return o
+}
+
+func (o CommandDefinitionMapOutput) MapIndex(k pulumi.StringInput) CommandDefinitionOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) CommandDefinition {
+		return vs[0].(map[string]CommandDefinition)[vs[1].(string)]
+	}).(CommandDefinitionOutput)
+}
+
 // An option of a CHAT_INPUT command: a parameter, a subcommand or a subcommand group. Required options come before optional ones; names are unique within a list.
 type CommandOption struct {
 	// Sends autocomplete interactions while the user types (STRING, INTEGER and NUMBER options); may not be true when `choices` are present. Users may then enter values the app did not suggest.
@@ -467,12 +687,16 @@ func (o PermissionOverwriteArrayOutput) Index(i pulumi.IntInput) PermissionOverw
 }
 
 func init() {
+	pulumi.RegisterInputType(reflect.TypeOf((*CommandDefinitionInput)(nil)).Elem(), CommandDefinitionArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CommandDefinitionMapInput)(nil)).Elem(), CommandDefinitionMap{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CommandOptionInput)(nil)).Elem(), CommandOptionArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CommandOptionArrayInput)(nil)).Elem(), CommandOptionArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CommandOptionChoiceInput)(nil)).Elem(), CommandOptionChoiceArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CommandOptionChoiceArrayInput)(nil)).Elem(), CommandOptionChoiceArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PermissionOverwriteInput)(nil)).Elem(), PermissionOverwriteArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PermissionOverwriteArrayInput)(nil)).Elem(), PermissionOverwriteArray{})
+	pulumi.RegisterOutputType(CommandDefinitionOutput{})
+	pulumi.RegisterOutputType(CommandDefinitionMapOutput{})
 	pulumi.RegisterOutputType(CommandOptionOutput{})
 	pulumi.RegisterOutputType(CommandOptionArrayOutput{})
 	pulumi.RegisterOutputType(CommandOptionChoiceOutput{})

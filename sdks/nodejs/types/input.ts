@@ -7,6 +7,68 @@ import * as outputs from "../types/output";
 import * as enums from "../types/enums";
 
 /**
+ * One command's definition, without its scope: the fields of a global command (a guild's copy leaves out `contexts`, `integrationTypes` and `dmPermission`, which guilds do not keep).
+ */
+export interface CommandDefinitionArgs {
+    /**
+     * Where the command can be used; global commands only (BOT_DM allows DMs with the app).
+     */
+    contexts?: pulumi.Input<pulumi.Input<enums.InteractionContextType>[]>;
+    /**
+     * The permissions a member needs to use the command, unless an overwrite says otherwise: a bit set as a decimal string (the bitwise OR of permission bits, e.g. MANAGE_GUILD, `1 << 5`, is "32"). "0" forbids everyone in a guild except admins and those with a specific overwrite.
+     */
+    defaultMemberPermissions?: pulumi.Input<string>;
+    /**
+     * Whether the command is enabled by default when the app is added to a guild (default true).
+     *
+     * @deprecated Deprecated by the service: use defaultMemberPermissions ("0" disables the command for everyone but admins).
+     */
+    defaultPermission?: pulumi.Input<boolean>;
+    /**
+     * CHAT_INPUT and PRIMARY_ENTRY_POINT: 1-100 characters, required. USER and MESSAGE: none (the service returns an empty string).
+     */
+    description?: pulumi.Input<string>;
+    /**
+     * Localized descriptions, keyed by locale; values follow the same rules as `description`.
+     */
+    descriptionLocalizations?: pulumi.Input<{[key: string]: pulumi.Input<string>}>;
+    /**
+     * Whether the command is available in DMs with the app (default true). Global commands only.
+     *
+     * @deprecated Deprecated by the service: use contexts (BOT_DM allows DMs with the app).
+     */
+    dmPermission?: pulumi.Input<boolean>;
+    /**
+     * Who handles the launch of a PRIMARY_ENTRY_POINT command (only those; only for apps with an Activity).
+     */
+    handler?: pulumi.Input<enums.EntryPointHandler>;
+    /**
+     * The installation contexts where the command is available; global commands only. Only contexts the application supports; left undeclared, the application's configured contexts apply and are not compared.
+     */
+    integrationTypes?: pulumi.Input<pulumi.Input<enums.IntegrationType>[]>;
+    /**
+     * 1-32 characters. CHAT_INPUT names match `^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$` (unicode) in lowercase where a letter has a lowercase form; USER, MESSAGE and PRIMARY_ENTRY_POINT names may be mixed case and contain spaces. Changing it replaces the command (a new id: its permissions are written again).
+     */
+    name: pulumi.Input<string>;
+    /**
+     * Localized names, keyed by locale; values follow the same rules as `name`.
+     */
+    nameLocalizations?: pulumi.Input<{[key: string]: pulumi.Input<string>}>;
+    /**
+     * Marks the command age-restricted. Default false.
+     */
+    nsfw?: pulumi.Input<boolean>;
+    /**
+     * The parameters, subcommands or subcommand groups of a CHAT_INPUT command (only CHAT_INPUT commands have options); at most 25.
+     */
+    options?: pulumi.Input<pulumi.Input<inputs.CommandOptionArgs>[]>;
+    /**
+     * The command's type: CHAT_INPUT (1, the default), USER (2), MESSAGE (3) or PRIMARY_ENTRY_POINT (4, global only). Changing it replaces the command (a new id: its permissions are written again).
+     */
+    type?: pulumi.Input<enums.CommandType>;
+}
+
+/**
  * An option of a CHAT_INPUT command: a parameter, a subcommand or a subcommand group. Required options come before optional ones; names are unique within a list.
  */
 export interface CommandOptionArgs {

@@ -11,6 +11,7 @@ from .global_command import *
 from .guild_command import *
 from .guild_command_permissions import *
 from .provider import *
+from .scope_commands import *
 from .user_authorization import *
 from ._inputs import *
 from . import outputs
@@ -33,6 +34,7 @@ _utilities.register(
    "discord-commands:index:GlobalCommand": "GlobalCommand",
    "discord-commands:index:GuildCommand": "GuildCommand",
    "discord-commands:index:GuildCommandPermissions": "GuildCommandPermissions",
+   "discord-commands:index:ScopeCommands": "ScopeCommands",
    "discord-commands:index:UserAuthorization": "UserAuthorization"
   }
  }

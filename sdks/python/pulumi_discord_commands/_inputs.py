@@ -16,6 +16,8 @@ from . import _utilities
 from ._enums import *
 
 __all__ = [
+    'CommandDefinitionArgs',
+    'CommandDefinitionArgsDict',
     'CommandOptionChoiceArgs',
     'CommandOptionChoiceArgsDict',
     'CommandOptionArgs',
@@ -25,6 +27,289 @@ __all__ = [
 ]
 
 MYPY = False
+
+if not MYPY:
+    class CommandDefinitionArgsDict(TypedDict):
+        """
+        One command's definition, without its scope: the fields of a global command (a guild's copy leaves out `contexts`, `integrationTypes` and `dmPermission`, which guilds do not keep).
+        """
+        name: pulumi.Input[_builtins.str]
+        """
+        1-32 characters. CHAT_INPUT names match `^[-_'\\p{L}\\p{N}\\p{sc=Deva}\\p{sc=Thai}]{1,32}$` (unicode) in lowercase where a letter has a lowercase form; USER, MESSAGE and PRIMARY_ENTRY_POINT names may be mixed case and contain spaces. Changing it replaces the command (a new id: its permissions are written again).
+        """
+        contexts: NotRequired[pulumi.Input[Sequence[pulumi.Input['InteractionContextType']]]]
+        """
+        Where the command can be used; global commands only (BOT_DM allows DMs with the app).
+        """
+        default_member_permissions: NotRequired[pulumi.Input[_builtins.str]]
+        """
+        The permissions a member needs to use the command, unless an overwrite says otherwise: a bit set as a decimal string (the bitwise OR of permission bits, e.g. MANAGE_GUILD, `1 << 5`, is "32"). "0" forbids everyone in a guild except admins and those with a specific overwrite.
+        """
+        default_permission: NotRequired[pulumi.Input[_builtins.bool]]
+        """
+        Whether the command is enabled by default when the app is added to a guild (default true).
+        """
+        description: NotRequired[pulumi.Input[_builtins.str]]
+        """
+        CHAT_INPUT and PRIMARY_ENTRY_POINT: 1-100 characters, required. USER and MESSAGE: none (the service returns an empty string).
+        """
+        description_localizations: NotRequired[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]
+        """
+        Localized descriptions, keyed by locale; values follow the same rules as `description`.
+        """
+        dm_permission: NotRequired[pulumi.Input[_builtins.bool]]
+        """
+        Whether the command is available in DMs with the app (default true). Global commands only.
+        """
+        handler: NotRequired[pulumi.Input['EntryPointHandler']]
+        """
+        Who handles the launch of a PRIMARY_ENTRY_POINT command (only those; only for apps with an Activity).
+        """
+        integration_types: NotRequired[pulumi.Input[Sequence[pulumi.Input['IntegrationType']]]]
+        """
+        The installation contexts where the command is available; global commands only. Only contexts the application supports; left undeclared, the application's configured contexts apply and are not compared.
+        """
+        name_localizations: NotRequired[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]
+        """
+        Localized names, keyed by locale; values follow the same rules as `name`.
+        """
+        nsfw: NotRequired[pulumi.Input[_builtins.bool]]
+        """
+        Marks the command age-restricted. Default false.
+        """
+        options: NotRequired[pulumi.Input[Sequence[pulumi.Input['CommandOptionArgsDict']]]]
+        """
+        The parameters, subcommands or subcommand groups of a CHAT_INPUT command (only CHAT_INPUT commands have options); at most 25.
+        """
+        type: NotRequired[pulumi.Input['CommandType']]
+        """
+        The command's type: CHAT_INPUT (1, the default), USER (2), MESSAGE (3) or PRIMARY_ENTRY_POINT (4, global only). Changing it replaces the command (a new id: its permissions are written again).
+        """
+elif False:
+    CommandDefinitionArgsDict: TypeAlias = Mapping[str, Any]
+
+@pulumi.input_type
+class CommandDefinitionArgs:
+    def __init__(__self__, *,
+                 name: pulumi.Input[_builtins.str],
+                 contexts: Optional[pulumi.Input[Sequence[pulumi.Input['InteractionContextType']]]] = None,
+                 default_member_permissions: Optional[pulumi.Input[_builtins.str]] = None,
+                 default_permission: Optional[pulumi.Input[_builtins.bool]] = None,
+                 description: Optional[pulumi.Input[_builtins.str]] = None,
+                 description_localizations: Optional[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 dm_permission: Optional[pulumi.Input[_builtins.bool]] = None,
+                 handler: Optional[pulumi.Input['EntryPointHandler']] = None,
+                 integration_types: Optional[pulumi.Input[Sequence[pulumi.Input['IntegrationType']]]] = None,
+                 name_localizations: Optional[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 nsfw: Optional[pulumi.Input[_builtins.bool]] = None,
+                 options: Optional[pulumi.Input[Sequence[pulumi.Input['CommandOptionArgs']]]] = None,
+                 type: Optional[pulumi.Input['CommandType']] = None):
+        """
+        One command's definition, without its scope: the fields of a global command (a guild's copy leaves out `contexts`, `integrationTypes` and `dmPermission`, which guilds do not keep).
+        :param pulumi.Input[_builtins.str] name: 1-32 characters. CHAT_INPUT names match `^[-_'\\p{L}\\p{N}\\p{sc=Deva}\\p{sc=Thai}]{1,32}$` (unicode) in lowercase where a letter has a lowercase form; USER, MESSAGE and PRIMARY_ENTRY_POINT names may be mixed case and contain spaces. Changing it replaces the command (a new id: its permissions are written again).
+        :param pulumi.Input[Sequence[pulumi.Input['InteractionContextType']]] contexts: Where the command can be used; global commands only (BOT_DM allows DMs with the app).
+        :param pulumi.Input[_builtins.str] default_member_permissions: The permissions a member needs to use the command, unless an overwrite says otherwise: a bit set as a decimal string (the bitwise OR of permission bits, e.g. MANAGE_GUILD, `1 << 5`, is "32"). "0" forbids everyone in a guild except admins and those with a specific overwrite.
+        :param pulumi.Input[_builtins.bool] default_permission: Whether the command is enabled by default when the app is added to a guild (default true).
+        :param pulumi.Input[_builtins.str] description: CHAT_INPUT and PRIMARY_ENTRY_POINT: 1-100 characters, required. USER and MESSAGE: none (the service returns an empty string).
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] description_localizations: Localized descriptions, keyed by locale; values follow the same rules as `description`.
+        :param pulumi.Input[_builtins.bool] dm_permission: Whether the command is available in DMs with the app (default true). Global commands only.
+        :param pulumi.Input['EntryPointHandler'] handler: Who handles the launch of a PRIMARY_ENTRY_POINT command (only those; only for apps with an Activity).
+        :param pulumi.Input[Sequence[pulumi.Input['IntegrationType']]] integration_types: The installation contexts where the command is available; global commands only. Only contexts the application supports; left undeclared, the application's configured contexts apply and are not compared.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] name_localizations: Localized names, keyed by locale; values follow the same rules as `name`.
+        :param pulumi.Input[_builtins.bool] nsfw: Marks the command age-restricted. Default false.
+        :param pulumi.Input[Sequence[pulumi.Input['CommandOptionArgs']]] options: The parameters, subcommands or subcommand groups of a CHAT_INPUT command (only CHAT_INPUT commands have options); at most 25.
+        :param pulumi.Input['CommandType'] type: The command's type: CHAT_INPUT (1, the default), USER (2), MESSAGE (3) or PRIMARY_ENTRY_POINT (4, global only). Changing it replaces the command (a new id: its permissions are written again).
+        """
+        pulumi.set(__self__, "name", name)
+        if contexts is not None:
+            pulumi.set(__self__, "contexts", contexts)
+        if default_member_permissions is not None:
+            pulumi.set(__self__, "default_member_permissions", default_member_permissions)
+        if default_permission is not None:
+            warnings.warn("""Deprecated by the service: use defaultMemberPermissions (\"0\" disables the command for everyone but admins).""", DeprecationWarning)
+            pulumi.log.warn("""default_permission is deprecated: Deprecated by the service: use defaultMemberPermissions (\"0\" disables the command for everyone but admins).""")
+        if default_permission is not None:
+            pulumi.set(__self__, "default_permission", default_permission)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if description_localizations is not None:
+            pulumi.set(__self__, "description_localizations", description_localizations)
+        if dm_permission is not None:
+            warnings.warn("""Deprecated by the service: use contexts (BOT_DM allows DMs with the app).""", DeprecationWarning)
+            pulumi.log.warn("""dm_permission is deprecated: Deprecated by the service: use contexts (BOT_DM allows DMs with the app).""")
+        if dm_permission is not None:
+            pulumi.set(__self__, "dm_permission", dm_permission)
+        if handler is not None:
+            pulumi.set(__self__, "handler", handler)
+        if integration_types is not None:
+            pulumi.set(__self__, "integration_types", integration_types)
+        if name_localizations is not None:
+            pulumi.set(__self__, "name_localizations", name_localizations)
+        if nsfw is not None:
+            pulumi.set(__self__, "nsfw", nsfw)
+        if options is not None:
+            pulumi.set(__self__, "options", options)
+        if type is not None:
+            pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        1-32 characters. CHAT_INPUT names match `^[-_'\\p{L}\\p{N}\\p{sc=Deva}\\p{sc=Thai}]{1,32}$` (unicode) in lowercase where a letter has a lowercase form; USER, MESSAGE and PRIMARY_ENTRY_POINT names may be mixed case and contain spaces. Changing it replaces the command (a new id: its permissions are written again).
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def contexts(self) -> Optional[pulumi.Input[Sequence[pulumi.Input['InteractionContextType']]]]:
+        """
+        Where the command can be used; global commands only (BOT_DM allows DMs with the app).
+        """
+        return pulumi.get(self, "contexts")
+
+    @contexts.setter
+    def contexts(self, value: Optional[pulumi.Input[Sequence[pulumi.Input['InteractionContextType']]]]):
+        pulumi.set(self, "contexts", value)
+
+    @_builtins.property
+    @pulumi.getter(name="defaultMemberPermissions")
+    def default_member_permissions(self) -> Optional[pulumi.Input[_builtins.str]]:
+        """
+        The permissions a member needs to use the command, unless an overwrite says otherwise: a bit set as a decimal string (the bitwise OR of permission bits, e.g. MANAGE_GUILD, `1 << 5`, is "32"). "0" forbids everyone in a guild except admins and those with a specific overwrite.
+        """
+        return pulumi.get(self, "default_member_permissions")
+
+    @default_member_permissions.setter
+    def default_member_permissions(self, value: Optional[pulumi.Input[_builtins.str]]):
+        pulumi.set(self, "default_member_permissions", value)
+
+    @_builtins.property
+    @pulumi.getter(name="defaultPermission")
+    @_utilities.deprecated("""Deprecated by the service: use defaultMemberPermissions (\"0\" disables the command for everyone but admins).""")
+    def default_permission(self) -> Optional[pulumi.Input[_builtins.bool]]:
+        """
+        Whether the command is enabled by default when the app is added to a guild (default true).
+        """
+        return pulumi.get(self, "default_permission")
+
+    @default_permission.setter
+    def default_permission(self, value: Optional[pulumi.Input[_builtins.bool]]):
+        pulumi.set(self, "default_permission", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> Optional[pulumi.Input[_builtins.str]]:
+        """
+        CHAT_INPUT and PRIMARY_ENTRY_POINT: 1-100 characters, required. USER and MESSAGE: none (the service returns an empty string).
+        """
+        return pulumi.get(self, "description")
+
+    @description.setter
+    def description(self, value: Optional[pulumi.Input[_builtins.str]]):
+        pulumi.set(self, "description", value)
+
+    @_builtins.property
+    @pulumi.getter(name="descriptionLocalizations")
+    def description_localizations(self) -> Optional[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Localized descriptions, keyed by locale; values follow the same rules as `description`.
+        """
+        return pulumi.get(self, "description_localizations")
+
+    @description_localizations.setter
+    def description_localizations(self, value: Optional[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "description_localizations", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dmPermission")
+    @_utilities.deprecated("""Deprecated by the service: use contexts (BOT_DM allows DMs with the app).""")
+    def dm_permission(self) -> Optional[pulumi.Input[_builtins.bool]]:
+        """
+        Whether the command is available in DMs with the app (default true). Global commands only.
+        """
+        return pulumi.get(self, "dm_permission")
+
+    @dm_permission.setter
+    def dm_permission(self, value: Optional[pulumi.Input[_builtins.bool]]):
+        pulumi.set(self, "dm_permission", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def handler(self) -> Optional[pulumi.Input['EntryPointHandler']]:
+        """
+        Who handles the launch of a PRIMARY_ENTRY_POINT command (only those; only for apps with an Activity).
+        """
+        return pulumi.get(self, "handler")
+
+    @handler.setter
+    def handler(self, value: Optional[pulumi.Input['EntryPointHandler']]):
+        pulumi.set(self, "handler", value)
+
+    @_builtins.property
+    @pulumi.getter(name="integrationTypes")
+    def integration_types(self) -> Optional[pulumi.Input[Sequence[pulumi.Input['IntegrationType']]]]:
+        """
+        The installation contexts where the command is available; global commands only. Only contexts the application supports; left undeclared, the application's configured contexts apply and are not compared.
+        """
+        return pulumi.get(self, "integration_types")
+
+    @integration_types.setter
+    def integration_types(self, value: Optional[pulumi.Input[Sequence[pulumi.Input['IntegrationType']]]]):
+        pulumi.set(self, "integration_types", value)
+
+    @_builtins.property
+    @pulumi.getter(name="nameLocalizations")
+    def name_localizations(self) -> Optional[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Localized names, keyed by locale; values follow the same rules as `name`.
+        """
+        return pulumi.get(self, "name_localizations")
+
+    @name_localizations.setter
+    def name_localizations(self, value: Optional[pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "name_localizations", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def nsfw(self) -> Optional[pulumi.Input[_builtins.bool]]:
+        """
+        Marks the command age-restricted. Default false.
+        """
+        return pulumi.get(self, "nsfw")
+
+    @nsfw.setter
+    def nsfw(self, value: Optional[pulumi.Input[_builtins.bool]]):
+        pulumi.set(self, "nsfw", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def options(self) -> Optional[pulumi.Input[Sequence[pulumi.Input['CommandOptionArgs']]]]:
+        """
+        The parameters, subcommands or subcommand groups of a CHAT_INPUT command (only CHAT_INPUT commands have options); at most 25.
+        """
+        return pulumi.get(self, "options")
+
+    @options.setter
+    def options(self, value: Optional[pulumi.Input[Sequence[pulumi.Input['CommandOptionArgs']]]]):
+        pulumi.set(self, "options", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> Optional[pulumi.Input['CommandType']]:
+        """
+        The command's type: CHAT_INPUT (1, the default), USER (2), MESSAGE (3) or PRIMARY_ENTRY_POINT (4, global only). Changing it replaces the command (a new id: its permissions are written again).
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: Optional[pulumi.Input['CommandType']]):
+        pulumi.set(self, "type", value)
+
 
 if not MYPY:
     class CommandOptionChoiceArgsDict(TypedDict):

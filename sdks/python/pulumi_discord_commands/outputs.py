@@ -17,10 +17,206 @@ from . import outputs
 from ._enums import *
 
 __all__ = [
+    'CommandDefinition',
     'CommandOption',
     'CommandOptionChoice',
     'PermissionOverwrite',
 ]
+
+@pulumi.output_type
+class CommandDefinition(dict):
+    """
+    One command's definition, without its scope: the fields of a global command (a guild's copy leaves out `contexts`, `integrationTypes` and `dmPermission`, which guilds do not keep).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "defaultMemberPermissions":
+            suggest = "default_member_permissions"
+        elif key == "defaultPermission":
+            suggest = "default_permission"
+        elif key == "descriptionLocalizations":
+            suggest = "description_localizations"
+        elif key == "dmPermission":
+            suggest = "dm_permission"
+        elif key == "integrationTypes":
+            suggest = "integration_types"
+        elif key == "nameLocalizations":
+            suggest = "name_localizations"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in CommandDefinition. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        CommandDefinition.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        CommandDefinition.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 name: _builtins.str,
+                 contexts: Optional[Sequence['InteractionContextType']] = None,
+                 default_member_permissions: Optional[_builtins.str] = None,
+                 default_permission: Optional[_builtins.bool] = None,
+                 description: Optional[_builtins.str] = None,
+                 description_localizations: Optional[Mapping[str, _builtins.str]] = None,
+                 dm_permission: Optional[_builtins.bool] = None,
+                 handler: Optional['EntryPointHandler'] = None,
+                 integration_types: Optional[Sequence['IntegrationType']] = None,
+                 name_localizations: Optional[Mapping[str, _builtins.str]] = None,
+                 nsfw: Optional[_builtins.bool] = None,
+                 options: Optional[Sequence['outputs.CommandOption']] = None,
+                 type: Optional['CommandType'] = None):
+        """
+        One command's definition, without its scope: the fields of a global command (a guild's copy leaves out `contexts`, `integrationTypes` and `dmPermission`, which guilds do not keep).
+        :param _builtins.str name: 1-32 characters. CHAT_INPUT names match `^[-_'\\p{L}\\p{N}\\p{sc=Deva}\\p{sc=Thai}]{1,32}$` (unicode) in lowercase where a letter has a lowercase form; USER, MESSAGE and PRIMARY_ENTRY_POINT names may be mixed case and contain spaces. Changing it replaces the command (a new id: its permissions are written again).
+        :param Sequence['InteractionContextType'] contexts: Where the command can be used; global commands only (BOT_DM allows DMs with the app).
+        :param _builtins.str default_member_permissions: The permissions a member needs to use the command, unless an overwrite says otherwise: a bit set as a decimal string (the bitwise OR of permission bits, e.g. MANAGE_GUILD, `1 << 5`, is "32"). "0" forbids everyone in a guild except admins and those with a specific overwrite.
+        :param _builtins.bool default_permission: Whether the command is enabled by default when the app is added to a guild (default true).
+        :param _builtins.str description: CHAT_INPUT and PRIMARY_ENTRY_POINT: 1-100 characters, required. USER and MESSAGE: none (the service returns an empty string).
+        :param Mapping[str, _builtins.str] description_localizations: Localized descriptions, keyed by locale; values follow the same rules as `description`.
+        :param _builtins.bool dm_permission: Whether the command is available in DMs with the app (default true). Global commands only.
+        :param 'EntryPointHandler' handler: Who handles the launch of a PRIMARY_ENTRY_POINT command (only those; only for apps with an Activity).
+        :param Sequence['IntegrationType'] integration_types: The installation contexts where the command is available; global commands only. Only contexts the application supports; left undeclared, the application's configured contexts apply and are not compared.
+        :param Mapping[str, _builtins.str] name_localizations: Localized names, keyed by locale; values follow the same rules as `name`.
+        :param _builtins.bool nsfw: Marks the command age-restricted. Default false.
+        :param Sequence['CommandOption'] options: The parameters, subcommands or subcommand groups of a CHAT_INPUT command (only CHAT_INPUT commands have options); at most 25.
+        :param 'CommandType' type: The command's type: CHAT_INPUT (1, the default), USER (2), MESSAGE (3) or PRIMARY_ENTRY_POINT (4, global only). Changing it replaces the command (a new id: its permissions are written again).
+        """
+        pulumi.set(__self__, "name", name)
+        if contexts is not None:
+            pulumi.set(__self__, "contexts", contexts)
+        if default_member_permissions is not None:
+            pulumi.set(__self__, "default_member_permissions", default_member_permissions)
+        if default_permission is not None:
+            pulumi.set(__self__, "default_permission", default_permission)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if description_localizations is not None:
+            pulumi.set(__self__, "description_localizations", description_localizations)
+        if dm_permission is not None:
+            pulumi.set(__self__, "dm_permission", dm_permission)
+        if handler is not None:
+            pulumi.set(__self__, "handler", handler)
+        if integration_types is not None:
+            pulumi.set(__self__, "integration_types", integration_types)
+        if name_localizations is not None:
+            pulumi.set(__self__, "name_localizations", name_localizations)
+        if nsfw is not None:
+            pulumi.set(__self__, "nsfw", nsfw)
+        if options is not None:
+            pulumi.set(__self__, "options", options)
+        if type is not None:
+            pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        1-32 characters. CHAT_INPUT names match `^[-_'\\p{L}\\p{N}\\p{sc=Deva}\\p{sc=Thai}]{1,32}$` (unicode) in lowercase where a letter has a lowercase form; USER, MESSAGE and PRIMARY_ENTRY_POINT names may be mixed case and contain spaces. Changing it replaces the command (a new id: its permissions are written again).
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def contexts(self) -> Optional[Sequence['InteractionContextType']]:
+        """
+        Where the command can be used; global commands only (BOT_DM allows DMs with the app).
+        """
+        return pulumi.get(self, "contexts")
+
+    @_builtins.property
+    @pulumi.getter(name="defaultMemberPermissions")
+    def default_member_permissions(self) -> Optional[_builtins.str]:
+        """
+        The permissions a member needs to use the command, unless an overwrite says otherwise: a bit set as a decimal string (the bitwise OR of permission bits, e.g. MANAGE_GUILD, `1 << 5`, is "32"). "0" forbids everyone in a guild except admins and those with a specific overwrite.
+        """
+        return pulumi.get(self, "default_member_permissions")
+
+    @_builtins.property
+    @pulumi.getter(name="defaultPermission")
+    @_utilities.deprecated("""Deprecated by the service: use defaultMemberPermissions (\"0\" disables the command for everyone but admins).""")
+    def default_permission(self) -> Optional[_builtins.bool]:
+        """
+        Whether the command is enabled by default when the app is added to a guild (default true).
+        """
+        return pulumi.get(self, "default_permission")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> Optional[_builtins.str]:
+        """
+        CHAT_INPUT and PRIMARY_ENTRY_POINT: 1-100 characters, required. USER and MESSAGE: none (the service returns an empty string).
+        """
+        return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter(name="descriptionLocalizations")
+    def description_localizations(self) -> Optional[Mapping[str, _builtins.str]]:
+        """
+        Localized descriptions, keyed by locale; values follow the same rules as `description`.
+        """
+        return pulumi.get(self, "description_localizations")
+
+    @_builtins.property
+    @pulumi.getter(name="dmPermission")
+    @_utilities.deprecated("""Deprecated by the service: use contexts (BOT_DM allows DMs with the app).""")
+    def dm_permission(self) -> Optional[_builtins.bool]:
+        """
+        Whether the command is available in DMs with the app (default true). Global commands only.
+        """
+        return pulumi.get(self, "dm_permission")
+
+    @_builtins.property
+    @pulumi.getter
+    def handler(self) -> Optional['EntryPointHandler']:
+        """
+        Who handles the launch of a PRIMARY_ENTRY_POINT command (only those; only for apps with an Activity).
+        """
+        return pulumi.get(self, "handler")
+
+    @_builtins.property
+    @pulumi.getter(name="integrationTypes")
+    def integration_types(self) -> Optional[Sequence['IntegrationType']]:
+        """
+        The installation contexts where the command is available; global commands only. Only contexts the application supports; left undeclared, the application's configured contexts apply and are not compared.
+        """
+        return pulumi.get(self, "integration_types")
+
+    @_builtins.property
+    @pulumi.getter(name="nameLocalizations")
+    def name_localizations(self) -> Optional[Mapping[str, _builtins.str]]:
+        """
+        Localized names, keyed by locale; values follow the same rules as `name`.
+        """
+        return pulumi.get(self, "name_localizations")
+
+    @_builtins.property
+    @pulumi.getter
+    def nsfw(self) -> Optional[_builtins.bool]:
+        """
+        Marks the command age-restricted. Default false.
+        """
+        return pulumi.get(self, "nsfw")
+
+    @_builtins.property
+    @pulumi.getter
+    def options(self) -> Optional[Sequence['outputs.CommandOption']]:
+        """
+        The parameters, subcommands or subcommand groups of a CHAT_INPUT command (only CHAT_INPUT commands have options); at most 25.
+        """
+        return pulumi.get(self, "options")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> Optional['CommandType']:
+        """
+        The command's type: CHAT_INPUT (1, the default), USER (2), MESSAGE (3) or PRIMARY_ENTRY_POINT (4, global only). Changing it replaces the command (a new id: its permissions are written again).
+        """
+        return pulumi.get(self, "type")
+
 
 @pulumi.output_type
 class CommandOption(dict):

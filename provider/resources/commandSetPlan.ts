@@ -1,0 +1,139 @@
+/**
+ * What a `CommandSet` deploys, as pure functions of its (known) arguments: one
+ * `ScopeCommands` per scope, named after the set and the scope, each holding the set's
+ * definitions keyed by command (`commandKey`), and one `GuildCommandPermissions` per
+ * permissions entry. Shared by the TypeScript SDK's component (sdk/commandSet.ts) and the
+ * plugin's (provider/plugin/commandSet.ts), so every language gets the same children.
+ */
+import type { Scope } from "../schema";
+import { camelCase, COMMAND_FIELDS, CommandType, isRecord, isSnowflake } from "../schema";
+import { commandKey } from "./scopeCommandsLifecycle";
+
+export interface SetScope {
+  /** Absent: the application's global scope. */
+  readonly guildId?: string | undefined;
+  readonly applicationId?: string | undefined;
+}
+
+export interface SetPermissions {
+  readonly guildId: string;
+  /** The command's name. */
+  readonly command: string;
+  /** The command's type when not CHAT_INPUT (a user and a slash command may share a name). */
+  readonly type?: number | undefined;
+  readonly applicationId?: string | undefined;
+}
+
+/** A scope's label in names and outputs: `global` or the guild id, application-prefixed when given. */
+export function scopeLabel(scope: SetScope): string {
+  const where = scope.guildId ?? "global";
+  return scope.applicationId === undefined ? where : `${scope.applicationId}-${where}`;
+}
+
+/** The child names: `<set>-<scope>` and `<set>-<guild>-<command key>`. */
+export function scopeChildName(set: string, scope: SetScope): string {
+  return `${set}-${scopeLabel(scope)}`;
+}
+
+export function permissionsChildName(set: string, p: SetPermissions): string {
+  const app = p.applicationId === undefined ? "" : `${p.applicationId}-`;
+  return `${set}-${app}${p.guildId}-${commandKey(p.type, p.command)}`;
+}
+
+/** SDK keys of the fields a guild does not keep (contexts, integrationTypes, dmPermission). */
+const GLOBAL_ONLY: readonly string[] = Object.entries(COMMAND_FIELDS)
+  .filter(([, f]) => !(f.keptIn as readonly Scope[]).includes("guild"))
+  .map(([k]) => camelCase(k));
+
+/**
+ * A scope's `commands` input: the definitions by key, without the fields the scope does
+ * not keep (a guild's copy of a set leaves out contexts, integration types and the DM
+ * permission, as the service would; the global copy keeps them), and the problems: two
+ * definitions with one key, or a definition that is not an object.
+ */
+export function scopeCommandMap(
+  set: string,
+  definitions: readonly unknown[],
+  scope: SetScope,
+): { commands: Record<string, Record<string, unknown>>; problems: string[] } {
+  const commands: Record<string, Record<string, unknown>> = {};
+  const problems: string[] = [];
+  definitions.forEach((def, i) => {
+    if (!isRecord(def) || typeof def["name"] !== "string") {
+      problems.push(`command set '${set}': commands[${i}] needs a name`);
+      return;
+    }
+    const type = typeof def["type"] === "number" ? def["type"] : CommandType.CHAT_INPUT;
+    const key = commandKey(type, def["name"]);
+    if (commands[key] !== undefined) {
+      problems.push(
+        `command set '${set}': commands[${i}] declares '${def["name"]}' (type ${type}) a second ` +
+          "time: a name is unique per type in a scope",
+      );
+      return;
+    }
+    const entry: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(def)) {
+      if (v === undefined) continue;
+      if (scope.guildId !== undefined && GLOBAL_ONLY.includes(k)) continue;
+      entry[k] = v;
+    }
+    commands[key] = entry;
+  });
+  return { commands, problems };
+}
+
+/** Problems of the scopes and permissions lists (known when the program declares the set). */
+export function setStructureProblems(
+  set: string,
+  scopes: readonly SetScope[],
+  permissions: readonly SetPermissions[],
+): string[] {
+  const problems: string[] = [];
+  if (scopes.length === 0) problems.push(`command set '${set}': no scopes to deploy to`);
+  const seen = new Set<string>();
+  for (const s of scopes) {
+    const label = scopeLabel(s);
+    if (seen.has(label)) {
+      problems.push(
+        `command set '${set}': the scope ${s.guildId === undefined ? "global" : `guild ${s.guildId}`} is listed twice`,
+      );
+    }
+    seen.add(label);
+    for (const id of [s.guildId, s.applicationId]) {
+      if (id !== undefined && !isSnowflake(id)) {
+        problems.push(`command set '${set}': scope id '${id}' is not a snowflake (a decimal id)`);
+      }
+    }
+  }
+  const perms = new Set<string>();
+  for (const p of permissions) {
+    const name = permissionsChildName(set, p);
+    if (perms.has(name)) {
+      problems.push(
+        `command set '${set}': permissions of '${p.command}' in guild ${p.guildId} are listed twice`,
+      );
+    }
+    perms.add(name);
+    if (!isSnowflake(p.guildId)) {
+      problems.push(`command set '${set}': permissions guild '${p.guildId}' is not a snowflake`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * Which scope of the set holds the command a permissions entry targets: the guild's own
+ * scope when the set is deployed there (a guild command shadows nothing: both are listed),
+ * else the global scope of the same application. Undefined: the set has neither.
+ */
+export function permissionsScope(
+  scopes: readonly SetScope[],
+  p: SetPermissions,
+): SetScope | undefined {
+  const app = (s: { applicationId?: string | undefined }): string => s.applicationId ?? "";
+  return (
+    scopes.find((s) => s.guildId === p.guildId && app(s) === app(p)) ??
+    scopes.find((s) => s.guildId === undefined && app(s) === app(p))
+  );
+}

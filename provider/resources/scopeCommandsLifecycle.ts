@@ -1,0 +1,582 @@
+/**
+ * `ScopeCommands`: the commands one stack manages in one scope (the global scope of an
+ * application, or one guild), as one resource. `CommandSet` (sdk/commandSet.ts, and the
+ * plugin's component) deploys one per scope.
+ *
+ * Inputs: `applicationId`, `guildId` (absent: the global scope), and `commands`, a map
+ * from each command's key (`commandKey`: its name, prefixed `user:`, `message:` or
+ * `entry_point:` for those types) to its definition in the SDK's shape. A map, not a list,
+ * so that Pulumi's preview names the command whose field changes
+ * (`commands["ban"].description`), and so that the order of a program's list is no change.
+ * Outputs add `commandIds` (key -> the service's id). The resource id is
+ * `<applicationId>/<guildId>` or `<applicationId>/global`.
+ *
+ * Writes (scopeWritePlan.ts decides): a few changes go one request each (PATCH of only the
+ * changed fields, POST, DELETE), which can never touch a command the stack does not manage;
+ * more go in one bulk overwrite (scopeOverwrite.ts) built from a fresh list of the scope,
+ * which carries every command the resource does not manage unchanged. A new key is a new
+ * command; a key gone is a deleted command: so a rename makes a new id, and the
+ * permissions that follow the id are written again.
+ */
+import type { WireCommand, WireCommandBody, WireCommandPatch } from "../client";
+import { ConfigurationError } from "../client";
+import type { CanonicalCommandField, Scope, SchemaIssue } from "../schema";
+import {
+  CommandType,
+  commandsPerScope,
+  diffCommandFields,
+  isRecord,
+  isSnowflake,
+  patchBody,
+  validateSdkCommand,
+  wireToSdk,
+} from "../schema";
+import type { CheckFailure } from "./commandLifecycle";
+import { inputsFromLive } from "./commandLifecycle";
+import type { DescribeResource } from "./engineErrors";
+import { forEngine } from "./engineErrors";
+import type { Bag } from "./propertyBags";
+import { omit, optionalString, UNKNOWN, unknownPaths, withoutUnknowns } from "./propertyBags";
+import type { ProviderRuntime } from "./runtime";
+import type { StackConfig } from "./settings";
+import { freshScope, overwriteScope, sameIdentity } from "./scopeOverwrite";
+import type { IntendedCommand } from "./scopeOverwrite";
+import { planScopeWrite } from "./scopeWritePlan";
+
+const KEY_PREFIX: Record<number, string> = {
+  [CommandType.CHAT_INPUT]: "",
+  [CommandType.USER]: "user:",
+  [CommandType.MESSAGE]: "message:",
+  [CommandType.PRIMARY_ENTRY_POINT]: "entry_point:",
+};
+
+const TYPE_NAMES: Record<number, string> = Object.fromEntries(
+  Object.entries(CommandType).map(([k, v]) => [v, k]),
+);
+
+/** A command's key in a scope: its name, prefixed by its type unless CHAT_INPUT. */
+export function commandKey(type: number | undefined, name: string): string {
+  return `${KEY_PREFIX[type ?? CommandType.CHAT_INPUT] ?? `type${String(type)}:`}${name}`;
+}
+
+/** How a property path under `commands` reads: `commands["ban"].options[0].name`. */
+export function commandPath(key: string, path: readonly (string | number)[] = []): string {
+  let out = `commands[${JSON.stringify(key)}]`;
+  for (const seg of path) out += typeof seg === "number" ? `[${seg}]` : `.${seg}`;
+  return out;
+}
+
+/** The resource's keys that are not command definitions. */
+const ASSIGNED_KEYS = ["commandIds"];
+
+function definitions(bag: Bag): Record<string, Bag> {
+  const value = bag["commands"];
+  if (!isRecord(value)) return {};
+  const out: Record<string, Bag> = {};
+  for (const [k, v] of Object.entries(value)) if (isRecord(v)) out[k] = v;
+  return out;
+}
+
+function commandIds(bag: Bag): Record<string, string> {
+  const value = bag["commandIds"];
+  if (!isRecord(value)) return {};
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(value)) if (typeof v === "string") out[k] = v;
+  return out;
+}
+
+function scopeOf(bag: Bag): Scope {
+  return optionalString(bag, "guildId") === undefined ? "global" : "guild";
+}
+
+function scopeLabel(applicationId: string, guildId: string | undefined): string {
+  return guildId === undefined
+    ? `the global scope of application ${applicationId}`
+    : `guild ${guildId} of application ${applicationId}`;
+}
+
+/** The wire body of a known, valid definition; throws otherwise (check prevents that). */
+function wireBody(key: string, args: Bag, scope: Scope): WireCommandBody {
+  const result = validateSdkCommand(args, { scope });
+  if (!result.ok) {
+    const lines = result.issues.map((i) => `${commandPath(key, i.path)}: ${i.message} (${i.code})`);
+    throw new Error(`invalid command:\n${lines.join("\n")}`);
+  }
+  return result.value;
+}
+
+function issueFailure(key: string, issue: SchemaIssue): CheckFailure {
+  const property = commandPath(key, issue.path);
+  return { property, reason: `${property}: ${issue.message} (${issue.code})` };
+}
+
+/** The resource id: where the commands live. */
+export function scopeResourceId(applicationId: string, guildId: string | undefined): string {
+  return `${applicationId}/${guildId ?? "global"}`;
+}
+
+/** The parts of a resource id (also an import id: `<guildId>`, `global`, with or without `<applicationId>/`). */
+export function parseScopeResourceId(
+  id: string,
+  defaultApplicationId: () => string,
+): { applicationId: string; guildId: string | undefined } {
+  const parts = id.split("/");
+  const valid = (p: string): boolean => p === "global" || isSnowflake(p);
+  if (parts.length > 2 || parts.length === 0 || !parts.every(valid) || parts[0] === "") {
+    throw new ConfigurationError(
+      `ScopeCommands id "${id}": the id is <guildId>, global, <applicationId>/<guildId> or ` +
+        "<applicationId>/global (decimal ids)",
+    );
+  }
+  const where = parts.length === 2 ? (parts[1] as string) : (parts[0] as string);
+  const applicationId = parts.length === 2 ? (parts[0] as string) : defaultApplicationId();
+  return { applicationId, guildId: where === "global" ? undefined : where };
+}
+
+export interface ScopeCommandsProvider {
+  configure(req: { config: StackConfig }): Promise<void>;
+  check(olds: Bag, news: Bag): Promise<{ inputs: Bag; failures: CheckFailure[] }>;
+  diff(
+    id: string,
+    olds: Bag,
+    news: Bag,
+  ): Promise<{
+    changes: boolean;
+    replaces: string[];
+    deleteBeforeReplace: boolean;
+    detailedDiff?: Record<string, "add" | "update" | "delete">;
+  }>;
+  create(inputs: Bag): Promise<{ id: string; outs: Bag }>;
+  /** `props` empty: an import (the plugin's Read with no properties). */
+  read(id: string, props: Bag): Promise<{ id: string; props?: Bag; inputs?: Bag }>;
+  update(id: string, olds: Bag, news: Bag): Promise<{ outs: Bag }>;
+  delete(id: string, props: Bag): Promise<void>;
+}
+
+/** What one definition change means for the service. */
+interface Change {
+  readonly key: string;
+  readonly kind: "create" | "edit" | "delete";
+  /** The live id (edit, delete). */
+  readonly id?: string;
+  /** The declared body (create, edit). */
+  readonly body?: WireCommandBody;
+  /** The fields an edit changes. */
+  readonly fields?: readonly CanonicalCommandField[];
+}
+
+/** The changes from the old outputs to the new inputs, per key. */
+function changesBetween(olds: Bag, news: Bag): Change[] {
+  const scope = scopeOf(news);
+  const oldDefs = definitions(olds);
+  const ids = commandIds(olds);
+  const newDefs = definitions(news);
+  const changes: Change[] = [];
+  for (const [key, args] of Object.entries(newDefs)) {
+    const body = wireBody(key, args, scope);
+    const id = ids[key];
+    const before = oldDefs[key];
+    if (id === undefined || before === undefined) {
+      changes.push({ key, kind: "create", body });
+      continue;
+    }
+    const prev = validateSdkCommand(before, { scope });
+    const fields = prev.ok
+      ? diffCommandFields(body, prev.value)
+      : diffCommandFields(body, {} as WireCommandBody);
+    if (fields.length > 0) changes.push({ key, kind: "edit", id, body, fields });
+  }
+  for (const [key, id] of Object.entries(ids)) {
+    if (newDefs[key] === undefined) changes.push({ key, kind: "delete", id });
+  }
+  return changes;
+}
+
+/** Builds the provider of `ScopeCommands`, on the runtime it shares with the other kinds. */
+export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvider {
+  function where(bag: Bag): { applicationId: string; guildId: string | undefined } {
+    return {
+      applicationId: rt.resolveApplicationId(optionalString(bag, "applicationId")),
+      guildId: optionalString(bag, "guildId"),
+    };
+  }
+
+  function outputs(inputs: Bag, applicationId: string, ids: Record<string, string>): Bag {
+    return { ...omit(inputs, ["__provider"]), applicationId, commandIds: ids };
+  }
+
+  /** The caps of the scope, counting the live commands the resource does not manage. */
+  async function capFailures(olds: Bag, inputs: Bag): Promise<CheckFailure[]> {
+    const applicationId = optionalString(inputs, "applicationId");
+    if (applicationId === undefined || applicationId === UNKNOWN) return [];
+    const guildId = optionalString(inputs, "guildId");
+    if (guildId === UNKNOWN) return [];
+    let live: readonly WireCommand[];
+    try {
+      live = await rt.scopes.scopeSnapshot(applicationId, guildId);
+    } catch {
+      return []; // no credentials at preview, or the scope cannot be read: the write will tell
+    }
+    const defs = Object.values(definitions(inputs));
+    const managed = new Set(Object.values(commandIds(olds)));
+    const unmanaged = live.filter(
+      (c) =>
+        !managed.has(c.id) &&
+        !defs.some((d) => sameIdentity(c as unknown as Bag, { type: d["type"], name: d["name"] })),
+    );
+    const failures: CheckFailure[] = [];
+    const scope: Scope = guildId === undefined ? "global" : "guild";
+    for (const type of Object.values(CommandType)) {
+      const declared = defs.filter((d) => (d["type"] ?? CommandType.CHAT_INPUT) === type).length;
+      const others = unmanaged.filter((c) => c.type === type);
+      const limit = commandsPerScope(type, scope);
+      if (declared > 0 && declared + others.length > limit) {
+        failures.push({
+          property: "commands",
+          reason:
+            `commands: ${scopeLabel(applicationId, guildId)} would hold ${declared + others.length} ` +
+            `${TYPE_NAMES[type] ?? type} commands (the limit is ${limit}): ${declared} declared here and ` +
+            `${others.length} there already that this resource does not manage ` +
+            `(${others
+              .slice(0, 5)
+              .map((c) => c.name)
+              .join(", ")}${others.length > 5 ? ", ..." : ""}); delete those or declare fewer`,
+        });
+      }
+    }
+    return failures;
+  }
+
+  /** Writes `changes` one request each (planned small enough; none touches another command). */
+  async function writeEach(
+    applicationId: string,
+    guildId: string | undefined,
+    changes: readonly Change[],
+    ids: Record<string, string>,
+  ): Promise<void> {
+    const api = rt.client;
+    // Deletes first: a rename in a full scope needs the room.
+    for (const c of changes) {
+      if (c.kind !== "delete" || c.id === undefined) continue;
+      if (!rt.deployment.isLiveCommand(c.id)) {
+        if (guildId === undefined) await api.deleteGlobalCommand(applicationId, c.id);
+        else await api.deleteGuildCommand(applicationId, guildId, c.id);
+      }
+      delete ids[c.key];
+    }
+    for (const c of changes) {
+      if (c.body === undefined) continue;
+      let command: WireCommand | undefined;
+      if (c.kind === "edit" && c.id !== undefined) {
+        const patch = patchBody(c.body, c.fields ?? []) as WireCommandPatch;
+        try {
+          command =
+            guildId === undefined
+              ? await api.editGlobalCommand(applicationId, c.id, patch)
+              : await api.editGuildCommand(applicationId, guildId, c.id, patch);
+        } catch (err) {
+          // Deleted outside the stack since the last refresh: created again below.
+          if (!isGone(err)) throw err;
+        }
+      }
+      if (command === undefined) {
+        // Create is an upsert by name: a live command of this name is taken over.
+        const created =
+          guildId === undefined
+            ? await api.createGlobalCommand(applicationId, c.body)
+            : await api.createGuildCommand(applicationId, guildId, c.body);
+        command = created.command;
+      }
+      ids[c.key] = command.id;
+      rt.deployment.commandWritten(command.id);
+    }
+    rt.scopes.invalidateScope(applicationId, guildId);
+  }
+
+  /**
+   * Writes the declared commands as one bulk overwrite built from a fresh list: the
+   * commands the resource manages as declared (a key gone is left out, so deleted), a
+   * live command of a declared (type, name) taken over with its id, every other live
+   * command carried unchanged. No write when the list would change nothing.
+   */
+  async function writeOverwrite(
+    applicationId: string,
+    guildId: string | undefined,
+    declared: Record<string, Bag>,
+    managedIds: Record<string, string>,
+  ): Promise<Record<string, string>> {
+    const scope: Scope = guildId === undefined ? "global" : "guild";
+    return rt.scopeLocks.run(applicationId, guildId, async () => {
+      const live = await freshScope(rt, applicationId, guildId);
+      const managed = new Set(Object.values(managedIds));
+      const bodies = Object.entries(declared).map(
+        ([key, args]) => [key, wireBody(key, args, scope)] as const,
+      );
+      const list: IntendedCommand[] = [];
+      const keyAt: (string | undefined)[] = [];
+      const placed = new Set<string>();
+      let differs = false;
+      for (const c of live) {
+        const match = bodies.find(
+          ([key, body]) =>
+            managedIds[key] === c.id ||
+            (!placed.has(key) && sameIdentity(c as unknown as Bag, body as unknown as Bag)),
+        );
+        if (match !== undefined && !placed.has(match[0])) {
+          const [key, body] = match;
+          placed.add(key);
+          list.push({ id: c.id, intended: { ...body } });
+          keyAt.push(key);
+          if (diffCommandFields(body, c).length > 0) differs = true;
+          continue;
+        }
+        if (managed.has(c.id) && !rt.deployment.isLiveCommand(c.id)) {
+          differs = true; // managed, no longer declared: left out, so deleted
+          continue;
+        }
+        list.push({ id: c.id, intended: { ...c } as Bag });
+        keyAt.push(undefined);
+      }
+      for (const [key, body] of bodies) {
+        if (placed.has(key)) continue;
+        list.push({ id: undefined, intended: { ...body } });
+        keyAt.push(key);
+        differs = true;
+      }
+      const ids: Record<string, string> = {};
+      if (!differs) {
+        // The scope holds every command as declared already: adopted, no write.
+        list.forEach((e, i) => {
+          const key = keyAt[i];
+          if (key !== undefined && e.id !== undefined) ids[key] = e.id;
+        });
+      } else {
+        const answer = await overwriteScope(rt, applicationId, guildId, live, list);
+        answer.forEach((command, i) => {
+          const key = keyAt[i];
+          if (key !== undefined) ids[key] = command.id;
+        });
+      }
+      for (const id of Object.values(ids)) rt.deployment.commandWritten(id);
+      return ids;
+    });
+  }
+
+  const provider: ScopeCommandsProvider = {
+    async configure(req) {
+      rt.configure(req.config);
+    },
+
+    async check(olds, news) {
+      const inputs: Bag = { ...news };
+      const failures: CheckFailure[] = [];
+      const problems = news["__programProblems"];
+      delete inputs["__programProblems"];
+      if (typeof problems === "string" && problems !== UNKNOWN) {
+        failures.push({ property: "commands", reason: problems });
+      }
+      if (inputs["applicationId"] === undefined && rt.settings.applicationId !== undefined) {
+        inputs["applicationId"] = rt.settings.applicationId;
+      }
+      if (inputs["applicationId"] === undefined) {
+        failures.push({
+          property: "applicationId",
+          reason:
+            "applicationId: no application id: set it on the resource or the provider's applicationId",
+        });
+      }
+      for (const key of ["applicationId", "guildId"]) {
+        const v = inputs[key];
+        if (v !== undefined && v !== UNKNOWN && !isSnowflake(v)) {
+          failures.push({ property: key, reason: `${key}: must be a snowflake (a decimal id)` });
+        }
+      }
+      const commands = inputs["commands"];
+      if (commands === UNKNOWN) return { inputs, failures };
+      if (!isRecord(commands)) {
+        failures.push({
+          property: "commands",
+          reason: "commands: a map from each command's key (its name) to its definition",
+        });
+        return { inputs, failures };
+      }
+      const scope = scopeOf(inputs);
+      const byType = new Map<number, string[]>();
+      for (const [key, value] of Object.entries(commands)) {
+        if (value === UNKNOWN) continue;
+        if (!isRecord(value)) {
+          failures.push({
+            property: commandPath(key),
+            reason: `${commandPath(key)}: a command definition`,
+          });
+          continue;
+        }
+        const unknown = unknownPaths(value);
+        const result = validateSdkCommand(withoutUnknowns(value), { scope });
+        if (!result.ok) {
+          for (const issue of result.issues) {
+            if (
+              unknown.some(
+                (u) => u.length <= issue.path.length && u.every((s, i) => issue.path[i] === s),
+              )
+            ) {
+              continue;
+            }
+            failures.push(issueFailure(key, issue));
+          }
+        }
+        const name = value["name"];
+        const type = value["type"] ?? CommandType.CHAT_INPUT;
+        if (typeof name === "string" && name !== UNKNOWN && typeof type === "number") {
+          const expected = commandKey(type, name);
+          if (key !== expected) {
+            failures.push({
+              property: commandPath(key),
+              reason:
+                `${commandPath(key)}: the key of a command is its name, prefixed "user:", ` +
+                `"message:" or "entry_point:" for those types: expected "${expected}"`,
+            });
+          }
+          if (scope === "guild" && type === CommandType.PRIMARY_ENTRY_POINT) {
+            failures.push({
+              property: commandPath(key, ["type"]),
+              reason: `${commandPath(key, ["type"])}: entry points exist only in the global scope`,
+            });
+          }
+          byType.set(type, [...(byType.get(type) ?? []), key]);
+        }
+      }
+      for (const [type, keys] of byType) {
+        const limit = commandsPerScope(type, scope);
+        if (limit > 0 && keys.length > limit) {
+          failures.push({
+            property: "commands",
+            reason: `commands: ${keys.length} ${TYPE_NAMES[type] ?? type} commands declared in one scope (the limit is ${limit})`,
+          });
+        }
+      }
+      if (failures.length === 0) failures.push(...(await capFailures(olds, inputs)));
+      return { inputs, failures };
+    },
+
+    async diff(_id, olds, news) {
+      const replaces: string[] = [];
+      const app = (bag: Bag): unknown => bag["applicationId"] ?? rt.settings.applicationId;
+      if (app(news) === UNKNOWN || app(olds) !== app(news)) replaces.push("applicationId");
+      if (news["guildId"] === UNKNOWN || olds["guildId"] !== news["guildId"]) {
+        replaces.push("guildId");
+      }
+      if (unknownPaths(news["commands"]).length > 0 || news["commands"] === UNKNOWN) {
+        return { changes: true, replaces, deleteBeforeReplace: false };
+      }
+      const detailedDiff: Record<string, "add" | "update" | "delete"> = {};
+      for (const c of changesBetween(olds, news)) {
+        if (c.kind === "create") detailedDiff[commandPath(c.key)] = "add";
+        else if (c.kind === "delete") detailedDiff[commandPath(c.key)] = "delete";
+        else for (const f of c.fields ?? []) detailedDiff[commandPath(c.key, [f])] = "update";
+      }
+      const changes = replaces.length > 0 || Object.keys(detailedDiff).length > 0;
+      return { changes, replaces, deleteBeforeReplace: false, detailedDiff };
+    },
+
+    async create(inputs) {
+      const { applicationId, guildId } = where(inputs);
+      const ids = await writeOverwrite(applicationId, guildId, definitions(inputs), {});
+      return {
+        id: scopeResourceId(applicationId, guildId),
+        outs: outputs(inputs, applicationId, ids),
+      };
+    },
+
+    async read(id, props) {
+      if (Object.keys(props).length === 0) {
+        // An import: the scope's every command comes under management.
+        const at = parseScopeResourceId(id, () => rt.resolveApplicationId(undefined));
+        const live = await rt.scopes.scopeCommands(at.applicationId, at.guildId);
+        const commands: Record<string, Bag> = {};
+        const ids: Record<string, string> = {};
+        for (const c of live.values()) {
+          const key = commandKey(c.type, c.name);
+          commands[key] = wireToSdk(c) as unknown as Bag;
+          ids[key] = c.id;
+        }
+        const inputs: Bag = { applicationId: at.applicationId, commands };
+        if (at.guildId !== undefined) inputs["guildId"] = at.guildId;
+        return {
+          id: scopeResourceId(at.applicationId, at.guildId),
+          props: { ...inputs, commandIds: ids },
+          inputs,
+        };
+      }
+      const { applicationId, guildId } = where(props);
+      const scope: Scope = guildId === undefined ? "global" : "guild";
+      const live = await rt.scopes.scopeCommands(applicationId, guildId);
+      const oldDefs = definitions(props);
+      const commands: Record<string, Bag> = {};
+      const ids: Record<string, string> = {};
+      for (const [key, commandId] of Object.entries(commandIds(props))) {
+        const c = live.get(commandId);
+        if (c === undefined) continue; // deleted out of band: the next `up` creates it again
+        commands[key] = inputsFromLive(oldDefs[key] ?? {}, c, scope);
+        ids[key] = commandId;
+      }
+      const inputs: Bag = {
+        ...omit(props, ["__provider", ...ASSIGNED_KEYS]),
+        applicationId,
+        commands,
+      };
+      return { id, props: { ...inputs, commandIds: ids }, inputs };
+    },
+
+    async update(_id, olds, news) {
+      const { applicationId, guildId } = where(news);
+      const changes = changesBetween(olds, news);
+      const ids = { ...commandIds(olds) };
+      const plan = planScopeWrite({
+        creates: changes.filter((c) => c.kind === "create").length,
+        edits: changes.filter((c) => c.kind === "edit").length,
+        deletes: changes.filter((c) => c.kind === "delete").length,
+      });
+      let next: Record<string, string>;
+      if (plan === "none") next = ids;
+      else if (plan === "each") {
+        await rt.scopeLocks.run(applicationId, guildId, () =>
+          writeEach(applicationId, guildId, changes, ids),
+        );
+        next = ids;
+      } else {
+        next = await writeOverwrite(applicationId, guildId, definitions(news), commandIds(olds));
+      }
+      return { outs: outputs(news, applicationId, next) };
+    },
+
+    async delete(_id, props) {
+      const { applicationId, guildId } = where(props);
+      const ids = commandIds(props);
+      const changes: Change[] = Object.entries(ids)
+        .filter(([, id]) => !rt.deployment.isLiveCommand(id))
+        .map(([key, id]) => ({ key, kind: "delete", id }));
+      const plan = planScopeWrite({ creates: 0, edits: 0, deletes: changes.length });
+      if (plan === "none") return;
+      if (plan === "each") {
+        await rt.scopeLocks.run(applicationId, guildId, () =>
+          writeEach(applicationId, guildId, changes, { ...ids }),
+        );
+        return;
+      }
+      await writeOverwrite(applicationId, guildId, {}, ids);
+    },
+  };
+  return forEngine(provider, describeScope, rt);
+}
+
+function isGone(err: unknown): boolean {
+  const e = err as { status?: unknown; code?: unknown };
+  return e !== null && typeof e === "object" && (e.status === 404 || e.code === 10063);
+}
+
+const describeScope: DescribeResource = (props) => {
+  const applicationId = typeof props["applicationId"] === "string" ? props["applicationId"] : "?";
+  const guildId = typeof props["guildId"] === "string" ? props["guildId"] : undefined;
+  return `the commands of ${scopeLabel(applicationId, guildId)}`;
+};

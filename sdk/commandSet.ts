@@ -1,0 +1,121 @@
+/**
+ * `CommandSet`: one list of command definitions deployed to many scopes (the global scope
+ * and/or guilds, each optionally of its own application), with permissions per guild by
+ * command name. A component: one `ScopeCommands` child per scope (so the preview names the
+ * scope, the command and the field of each change) and one `GuildCommandPermissions` per
+ * permissions entry, whose command id follows the scope's: a rename makes a new id, and
+ * the permissions are written again. The children come from provider/resources/
+ * commandSetPlan.ts, which the plugin's component shares.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { WirePermission } from "../provider/schema";
+import type { SetPermissions, SetScope } from "../provider/resources/commandSetPlan";
+import {
+  permissionsChildName,
+  permissionsScope,
+  scopeChildName,
+  scopeCommandMap,
+  scopeLabel,
+  setStructureProblems,
+} from "../provider/resources/commandSetPlan";
+import { commandKey } from "../provider/resources/scopeCommandsLifecycle";
+import type { CommandDefinition, UserAuthorization } from "./resources";
+import { GuildCommandPermissions, ScopeCommands, withDependency } from "./resources";
+
+export type CommandSetScope = SetScope;
+
+export interface CommandSetPermissions extends SetPermissions {
+  readonly permissions: pulumi.Input<pulumi.Input<WirePermission>[]>;
+}
+
+export interface CommandSetArgs {
+  /** The definitions (every field of a command but its scope). */
+  commands: pulumi.Input<pulumi.Input<CommandDefinition>[]>;
+  /** Where to deploy them: `{}` is the global scope, `{ guildId }` a guild. */
+  scopes: readonly CommandSetScope[];
+  /** Permission overwrites per guild and command name (a user's Bearer token writes them). */
+  permissions?: readonly CommandSetPermissions[];
+  /** The kept user authorization the permission writes wait for. */
+  authorization?: UserAuthorization;
+}
+
+export class CommandSet extends pulumi.ComponentResource {
+  /** The child of each scope, by label (`global`, a guild id; application-prefixed when given). */
+  readonly scopes: Readonly<Record<string, ScopeCommands>>;
+  /** The service's ids: scope label -> command key -> id. */
+  readonly commandIds: pulumi.Output<Record<string, Record<string, string>>>;
+
+  constructor(name: string, args: CommandSetArgs, opts?: pulumi.ComponentResourceOptions) {
+    super("discord:index:CommandSet", name, {}, opts);
+    const permissions = args.permissions ?? [];
+    const problems = setStructureProblems(name, args.scopes, permissions);
+    const definitions = pulumi.output(args.commands);
+    // Known at construction in the usual program: a permissions entry must name a command.
+    if (Array.isArray(args.commands)) {
+      const keys = new Set(
+        (args.commands as unknown[]).map((d) => {
+          const def = d as { type?: unknown; name?: unknown };
+          return typeof def.name === "string"
+            ? commandKey(typeof def.type === "number" ? def.type : 1, def.name)
+            : undefined;
+        }),
+      );
+      for (const p of permissions) {
+        const key = commandKey(p.type, p.command);
+        if (!keys.has(key) && [...keys].every((k) => k !== undefined)) {
+          problems.push(
+            `command set '${name}': permissions name the command '${p.command}', which the set does not declare`,
+          );
+        }
+      }
+    }
+    for (const p of permissions) {
+      if (permissionsScope(args.scopes, p) === undefined) {
+        problems.push(
+          `command set '${name}': permissions of '${p.command}' in guild ${p.guildId}, but the set ` +
+            "is deployed neither to that guild nor to the global scope",
+        );
+      }
+    }
+    if (problems.length > 0) throw new pulumi.RunError(problems.join("\n"));
+
+    const children: Record<string, ScopeCommands> = {};
+    for (const scope of args.scopes) {
+      const plan = definitions.apply((defs) => scopeCommandMap(name, defs, scope));
+      children[scopeLabel(scope)] = new ScopeCommands(
+        scopeChildName(name, scope),
+        {
+          ...(scope.guildId === undefined ? {} : { guildId: scope.guildId }),
+          ...(scope.applicationId === undefined ? {} : { applicationId: scope.applicationId }),
+          // Checked by the child's provider, with every field's path.
+          commands: plan.apply((p) => p.commands as Record<string, CommandDefinition>),
+        },
+        { parent: this },
+        plan.apply((p) => p.problems),
+      );
+    }
+    for (const p of permissions) {
+      const scope = permissionsScope(args.scopes, p) as SetScope;
+      const holder = children[scopeLabel(scope)] as ScopeCommands;
+      const key = commandKey(p.type, p.command);
+      const childOpts: pulumi.CustomResourceOptions = { parent: this };
+      new GuildCommandPermissions(
+        permissionsChildName(name, p),
+        {
+          guildId: p.guildId,
+          commandId: holder.commandIds.apply((ids) => ids[key] ?? ""),
+          permissions: p.permissions,
+          ...(p.applicationId === undefined ? {} : { applicationId: p.applicationId }),
+        },
+        args.authorization === undefined
+          ? childOpts
+          : withDependency(childOpts, args.authorization),
+      );
+    }
+    this.scopes = children;
+    this.commandIds = pulumi
+      .all(Object.entries(children).map(([label, c]) => c.commandIds.apply((ids) => [label, ids])))
+      .apply((pairs) => Object.fromEntries(pairs as [string, Record<string, string>][]));
+    this.registerOutputs({ commandIds: this.commandIds });
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * `CommandSet` through the real `pulumi` CLI against the emulator (TypeScript program, the
+ * dynamic door): one declaration deployed to guild A, then also to guild B; a definition
+ * changed in both (one PATCH per guild, nothing else); a rename with permissions (a new id,
+ * its permissions written again); guild A removed (only the set's commands go); the bad
+ * inputs of a set (a definition twice, a guild twice) failing the preview with the set's
+ * name; destroy keeping every command the stack does not manage.
+ *
+ * One emulator and one program (stack `dev`) for the file: each test continues from the
+ * state the previous one left, in order.
+ */
+import { DEFAULTS, startEmulator } from "../../emulator";
+import type { RunningEmulator } from "../../emulator";
+import type { PulumiProgram } from "../../scripts/pulumiProgram";
+import { Api } from "../emulator/helpers";
+import {
+  commandKeys,
+  IDS,
+  liveCommand,
+  livePermissions,
+  programAgainst,
+  writes,
+} from "./lifecycle.helpers";
+
+jest.setTimeout(240_000);
+
+const A = IDS.guild;
+const B = "1300000000000000012";
+const PERMISSIONS = [{ id: IDS.role, type: 1, permission: true }];
+
+interface Phase {
+  readonly guilds: readonly string[];
+  readonly kickDescription: string;
+  readonly ban: string;
+  /** Extra definitions (bad input). */
+  readonly extra?: string;
+}
+
+function program(p: Phase): string {
+  const scopes = p.guilds.map((g) => `{ guildId: ${JSON.stringify(g)} }`).join(", ");
+  return `
+import * as discord from "pulumi-discord-commands";
+
+new discord.CommandSet("mods", {
+  commands: [
+    { name: ${JSON.stringify(p.ban)}, description: "Remove a member", options: [
+      { type: discord.OptionType.USER, name: "member", description: "Who", required: true },
+    ] },
+    { name: "kick", description: ${JSON.stringify(p.kickDescription)} },
+    { type: discord.CommandType.USER, name: "Info", contexts: [0] },
+    ${p.extra ?? ""}
+  ],
+  scopes: [${scopes}],
+  permissions: ${
+    p.guilds.includes(A)
+      ? `[{ guildId: ${JSON.stringify(A)}, command: ${JSON.stringify(p.ban)}, permissions: ${JSON.stringify(PERMISSIONS)} }]`
+      : "[]"
+  },
+});
+`;
+}
+
+describe("engine: CommandSet", () => {
+  let emu: RunningEmulator;
+  let prog: PulumiProgram;
+  const START: Phase = { guilds: [A], kickDescription: "Kick a member", ban: "ban" };
+
+  beforeAll(async () => {
+    emu = await startEmulator({
+      port: 0,
+      rateLimits: false,
+      config: {
+        guilds: [
+          {
+            id: A,
+            roles: [{ id: DEFAULTS.managerRoleId, permissions: String((1n << 5n) | (1n << 28n)) }],
+            channels: [{ id: DEFAULTS.channelId }],
+            members: [{ userId: DEFAULTS.userId, roles: [DEFAULTS.managerRoleId] }],
+            authorizedApplications: [DEFAULTS.applicationId],
+          },
+          { id: B, name: "Second Guild", authorizedApplications: [DEFAULTS.applicationId] },
+        ],
+      },
+    });
+    // A command of each guild that another tool made: never touched.
+    const api = new Api(emu);
+    for (const g of [A, B]) {
+      const res = await api.call("POST", `${api.app}/guilds/${g}/commands`, {
+        body: { name: "not-ours", description: "Made by hand" },
+      });
+      expect(res.status).toBe(201);
+    }
+    prog = await programAgainst(emu, "command-set", program(START));
+  });
+
+  afterAll(async () => {
+    prog?.cleanup();
+    await emu?.close();
+  });
+
+  test("deploys the set to guild A in one PUT, permissions included; a second up writes nothing", async () => {
+    emu.control.resetLog();
+    await prog.up();
+    expect(commandKeys(emu)).toEqual(
+      [`${A} 1 ban`, `${A} 1 kick`, `${A} 2 Info`, `${A} 1 not-ours`, `${B} 1 not-ours`].sort(),
+    );
+    const ban = liveCommand(emu, "ban", A);
+    expect(livePermissions(emu, ban.id)).toEqual(PERMISSIONS);
+    expect(writes(emu)).toEqual(
+      [
+        `PUT bulkOverwriteGuildCommands guild:${A} commands 200`,
+        `PUT editCommandPermissions guild:${A} permissions:${ban.id} 200`,
+      ].sort(),
+    );
+    // A guild's copy leaves out the global-only fields (contexts), as the service would.
+    expect(liveCommand(emu, "Info", A, 2)["contexts"]).toBeUndefined();
+
+    emu.control.resetLog();
+    await prog.up();
+    expect(writes(emu)).toEqual([]);
+  });
+
+  test("adding guild B creates B's copy in one PUT and keeps B's own command", async () => {
+    prog.write({ "index.ts": program({ ...START, guilds: [A, B] }) });
+    expect(await prog.previewSummary()).toMatchObject({ create: 1 });
+    emu.control.resetLog();
+    await prog.up();
+    expect(writes(emu)).toEqual([`PUT bulkOverwriteGuildCommands guild:${B} commands 200`]);
+    expect(commandKeys(emu).filter((k) => k.startsWith(B))).toEqual(
+      [`${B} 1 ban`, `${B} 1 kick`, `${B} 2 Info`, `${B} 1 not-ours`].sort(),
+    );
+  });
+
+  test("one definition changed: the preview names the command and field per guild; one PATCH per guild", async () => {
+    const changed: Phase = { ...START, guilds: [A, B], kickDescription: "Kick someone out" };
+    prog.write({ "index.ts": program(changed) });
+    const preview = await prog.ok(["preview", "--diff", "--non-interactive"]);
+    expect(preview.stdout).toMatch(/mods-1300000000000000002/);
+    expect(preview.stdout).toMatch(/mods-1300000000000000012/);
+    expect(preview.stdout).toMatch(/kick[\s\S]*description[\s\S]*Kick someone out/);
+    emu.control.resetLog();
+    await prog.up();
+    const kickA = liveCommand(emu, "kick", A);
+    const kickB = liveCommand(emu, "kick", B);
+    expect(writes(emu)).toEqual(
+      [
+        `PATCH editGuildCommand guild:${A} command:${kickA.id} 200`,
+        `PATCH editGuildCommand guild:${B} command:${kickB.id} 200`,
+      ].sort(),
+    );
+  });
+
+  test("a rename in the set is a new id, and its permissions are written again", async () => {
+    const old = liveCommand(emu, "ban", A);
+    const renamed: Phase = {
+      ...START,
+      guilds: [A, B],
+      kickDescription: "Kick someone out",
+      ban: "banish",
+    };
+    prog.write({ "index.ts": program(renamed) });
+    emu.control.resetLog();
+    await prog.up();
+    const banish = liveCommand(emu, "banish", A);
+    expect(banish.id).not.toBe(old.id);
+    expect(livePermissions(emu, banish.id)).toEqual(PERMISSIONS);
+    expect(commandKeys(emu).filter((k) => k.endsWith(" ban"))).toEqual([]);
+    expect(commandKeys(emu)).toContain(`${A} 1 not-ours`);
+  });
+
+  test("bad input fails the preview naming the set: a definition twice, a guild twice", async () => {
+    const base: Phase = {
+      guilds: [A, B],
+      kickDescription: "Kick someone out",
+      ban: "banish",
+    };
+    prog.write({
+      "index.ts": program({ ...base, extra: `{ name: "kick", description: "Again" },` }),
+    });
+    const twice = await prog.run(["preview", "--non-interactive"]);
+    expect(twice.code).not.toBe(0);
+    expect(twice.stdout + twice.stderr).toMatch(
+      /command set 'mods': commands\[3\] declares 'kick' \(type 1\) a second time/,
+    );
+    prog.write({ "index.ts": program({ ...base, guilds: [A, B, A] }) });
+    const guildTwice = await prog.run(["preview", "--non-interactive"]);
+    expect(guildTwice.code).not.toBe(0);
+    expect(guildTwice.stdout + guildTwice.stderr).toMatch(
+      /command set 'mods': the scope guild 1300000000000000002 is listed twice/,
+    );
+  });
+
+  test("removing guild A deletes only the set's commands there; destroy keeps what others made", async () => {
+    prog.write({
+      "index.ts": program({ guilds: [B], kickDescription: "Kick someone out", ban: "banish" }),
+    });
+    await prog.up();
+    expect(commandKeys(emu).filter((k) => k.startsWith(A))).toEqual([`${A} 1 not-ours`]);
+    await prog.destroy();
+    expect(commandKeys(emu)).toEqual([`${A} 1 not-ours`, `${B} 1 not-ours`]);
+  });
+});
