@@ -16,6 +16,8 @@ module.exports = {
     ],
   },
   transformIgnorePatterns: ["/node_modules/(?!oauth4webapi/)"],
+  // Every emulator answer is judged by the service's own contract (test/contract).
+  setupFilesAfterEnv: ["<rootDir>/test/contract/responses.setup.ts"],
   reporters: ["default", "<rootDir>/test/helpers/closingLineReporter.js"],
   testTimeout: 30000,
   maxWorkers: 2,

@@ -10,7 +10,8 @@
  * replaces the default section as a whole; sections it leaves out keep the defaults.
  */
 import { z } from "zod";
-import { Limits, PermissionFlags, SNOWFLAKE_PATTERN } from "./schema";
+import { ServiceLimits } from "./rules/limits";
+import { PermissionFlags, SNOWFLAKE_PATTERN } from "./schema";
 
 /** Fixed ids and credentials of the default configuration (documented; stable across runs). */
 export const DEFAULTS = {
@@ -189,7 +190,7 @@ export const EmulatorConfig = z.strictObject({
    */
   rotateRefreshTokens: z.boolean().default(true),
   /** Commands created per day per scope (per guild; per application for global). */
-  dailyCreateLimit: z.number().int().min(0).default(Limits.DAILY_CREATES),
+  dailyCreateLimit: z.number().int().min(0).default(ServiceLimits.DAILY_CREATES),
   /**
    * How a spent daily create budget is answered. The service has been seen to answer
    * both ways: `400` (code 30034) or `429` (code 30034, with a `Retry-After` of hours:

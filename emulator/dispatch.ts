@@ -12,6 +12,7 @@ import { ControlError } from "./control";
 import { ApiError, Errors } from "./errors";
 import type { RequestLog, RequestLogEntry } from "./log";
 import type { ApiPipeline } from "./pipeline";
+import type { ResponseRecord } from "./options";
 import type { BodyRead } from "./requestBody";
 import { parseControlBody, readBody } from "./requestBody";
 import { errorOutcome, send } from "./response";
@@ -46,6 +47,7 @@ export interface DispatchParts {
   /** The emulator's clock (the log's times follow it when a test moves it). */
   readonly now: () => number;
   readonly onRequest: ((entry: RequestLogEntry) => void) | undefined;
+  readonly onResponse?: ((response: ResponseRecord) => void) | undefined;
   readonly onInternalError: ((err: unknown) => void) | undefined;
 }
 
@@ -136,6 +138,14 @@ export class RequestDispatcher {
       req.socket.destroy();
       return;
     }
+    this.parts.onResponse?.({
+      method,
+      path: url.pathname,
+      status: outcome.status,
+      body: outcome.body,
+      headers: outcome.headers,
+      ...(outcome.fault === undefined ? {} : { fault: outcome.fault }),
+    });
     send(res, outcome.status, outcome.body, outcome.headers);
   }
 }

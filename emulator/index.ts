@@ -1,6 +1,6 @@
 /** The command service emulator: a local server that behaves like the service. */
 export { startEmulator } from "./server";
-export type { EmulatorOptions } from "./options";
+export type { EmulatorOptions, ResponseRecord } from "./options";
 export type { RunningEmulator } from "./server";
 export { DEFAULTS, EmulatorConfig, RateLimitConfig, resolveConfig } from "./config";
 export type { EmulatorConfigInput, ResolvedConfig } from "./config";

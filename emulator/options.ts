@@ -7,6 +7,19 @@ import type { EmulatorConfigInput, RateLimitConfig, ResolvedConfig } from "./con
 import { RateLimitConfig as RateLimitSchema, resolveConfig } from "./config";
 import type { RequestLogEntry } from "./log";
 
+/** One answer of the service API (not the control API), for `onResponse`. */
+export interface ResponseRecord {
+  readonly method: string;
+  /** The path as requested, `/api/v10/...` included. */
+  readonly path: string;
+  readonly status: number;
+  /** The JSON body sent (undefined for none). */
+  readonly body: unknown;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The injected fault, if any (such answers break the contract on purpose). */
+  readonly fault?: string;
+}
+
 export interface EmulatorOptions {
   /** Port to listen on; 0 (the default) picks a free one. */
   port?: number;
@@ -24,6 +37,11 @@ export interface EmulatorOptions {
   control?: boolean;
   /** Called with one line per request (access log); default: none. */
   onRequest?: (entry: RequestLogEntry) => void;
+  /**
+   * Called with every answer of the service API before it is sent (not dropped
+   * connections, not the control API): tests check them against the service's contract.
+   */
+  onResponse?: (response: ResponseRecord) => void;
   /** Called with unexpected errors (answered 500); default: none. */
   onInternalError?: (err: unknown) => void;
 }

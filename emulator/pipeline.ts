@@ -48,6 +48,8 @@ export interface PipelineParts {
   /** Read at each stage that limits: the control API switches limits at run time. */
   readonly limits: RateLimitSwitch;
   readonly faults: FaultInjector;
+  /** An application's public key (hex), for the answers that carry `verify_key`. */
+  readonly verifyKey: (applicationId: string) => string;
   /** Told of errors that are not `ApiError`s (answered 500). */
   readonly onInternalError: ((err: unknown) => void) | undefined;
 }
@@ -107,6 +109,7 @@ export class ApiPipeline {
         query: req.query,
         headers: req.headers,
         principal,
+        verifyKey: this.parts.verifyKey,
       });
       return {
         status: result.status,

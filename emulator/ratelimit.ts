@@ -16,6 +16,8 @@
 import { createHash } from "node:crypto";
 import type { RateLimitConfig } from "./config";
 
+import { ServiceErrorCode } from "./schema";
+
 export type RateLimitScope = "user" | "global" | "shared";
 
 export interface RateLimited {
@@ -39,7 +41,7 @@ const seconds = (ms: number) => Number((ms / 1000).toFixed(3));
 /** The 429 response's headers and body. */
 export function rateLimitResponse(r: RateLimited): {
   headers: Record<string, string>;
-  body: { message: string; retry_after: number; global: boolean };
+  body: { message: string; code: number; retry_after: number; global: boolean };
 } {
   const headers: Record<string, string> = {
     "Retry-After": String(Math.max(1, Math.ceil(r.retryAfterMs / 1000))),
@@ -50,6 +52,10 @@ export function rateLimitResponse(r: RateLimited): {
     headers,
     body: {
       message: "You are being rate limited.",
+      // The service's contract requires `code` in a rate-limited body (OpenAPI
+      // `RatelimitedResponse` = `Error` {code, message} + {retry_after, global}); 0 is the
+      // service's general code, which is what a plain rate limit is.
+      code: ServiceErrorCode.GENERAL,
       retry_after: seconds(r.retryAfterMs),
       global: r.global,
     },

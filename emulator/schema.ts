@@ -1,7 +1,11 @@
 /**
- * The emulator's one door to the shared schema (provider/schema): body validation, the
- * error tree, the size rule, the locale list, snowflakes, permission bits, the service's
- * error codes, the field tables and the one normalizer come from there and only from there.
+ * The emulator's one door to the shared schema (provider/schema), for pure data only: the
+ * locale list, enums, snowflake helpers, permission bits, the service's error codes, the
+ * field tables of the one normalizer (the canonical form the emulator stores and
+ * presents) and the limits its interaction checks use. What a request must be to be
+ * accepted (types, required fields, limits per endpoint) is the emulator's own
+ * (emulator/rules, the service's rules): the provider may be stricter than the service,
+ * and a wrong rule in the provider's schema must not pass the tests between the two.
  */
 export {
   allChannels,
@@ -19,11 +23,8 @@ export {
   canonicalCommand,
   CHOICE_FIELDS,
   COMMAND_FIELDS,
-  oversize,
-  commandsPerScope,
   deepEqual,
   diffCommandFields,
-  ignoredFields,
   isRecord,
   Limits,
   LOCALES,
@@ -34,16 +35,5 @@ export {
   ServiceErrorCode,
   SNOWFLAKE_PATTERN,
   snowflakeTime,
-  toErrorTree,
-  validatePermissions,
-  validateWireCommand,
 } from "../provider/schema";
-export type {
-  CanonicalCommand,
-  CommandField,
-  FieldSpec,
-  SchemaIssue,
-  Scope,
-  WireCommandBody,
-  WriteMode,
-} from "../provider/schema";
+export type { CanonicalCommand, CommandField, FieldSpec, Scope } from "../provider/schema";

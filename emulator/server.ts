@@ -118,7 +118,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const interactions = new InteractionService(store, log);
   const onInternalError = options.onInternalError;
   const dispatcher = new RequestDispatcher({
-    api: new ApiPipeline({ store, limits, faults, onInternalError }),
+    api: new ApiPipeline({
+      store,
+      limits,
+      faults,
+      onInternalError,
+      verifyKey: (id) => (store.application(id) ? interactions.publicKey(id) : ""),
+    }),
     control: controlEnabled ? control : undefined,
     asyncControl: (method, sub, body, query) =>
       serveInteractionControl(interactions, store, method, sub, body, query),
@@ -127,6 +133,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     maxBodyBytes: config.maxBodyBytes,
     now: () => store.clock.now(),
     onRequest: options.onRequest,
+    onResponse: options.onResponse,
     onInternalError,
   });
 

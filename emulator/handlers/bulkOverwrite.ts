@@ -9,19 +9,20 @@ import { Errors, errorAt } from "../errors";
 import { presentCommand } from "../present";
 import type { CommandRecordFields, StoredCommand } from "../commandRecord";
 import { commandRecord, identityOf, nextVersion } from "../commandRecord";
-import { ignoredFields, isRecord, validateWireCommand } from "../schema";
-import type { SchemaIssue } from "../schema";
+import { validateCommandRequest } from "../rules/command";
+import type { Issue } from "../rules/issues";
 import type { HandlerResult, RequestContext } from "./context";
 import { applicationRules, checkDailyCreates, countLimit } from "./commandRules";
 import { ignoredWarning, invalid, recordScope, scopeKey, scopeOf } from "./commandScope";
 
-function prefixed(issues: SchemaIssue[], prefix: (string | number)[]): SchemaIssue[] {
+function prefixed(issues: readonly Issue[], prefix: (string | number)[]): Issue[] {
   return issues.map((i) => ({ ...i, path: [...prefix, ...i.path] }));
 }
 
 export function bulkOverwrite(ctx: RequestContext, guild: boolean): HandlerResult {
   const s = scopeOf(ctx, guild, true);
-  const body = ctx.body;
+  // The document's bulk body is a list or null; null replaces the scope's commands with none.
+  const body = ctx.body === null ? [] : ctx.body;
   if (!Array.isArray(body)) {
     throw Errors.invalidFormBody(
       errorAt([], "LIST_TYPE_CONVERT", "Only iterables may be used in a ListType"),
@@ -29,20 +30,18 @@ export function bulkOverwrite(ctx: RequestContext, guild: boolean): HandlerResul
   }
   const store = ctx.store;
   const activities = store.activitiesEnabled(s.app.id);
-  const issues: SchemaIssue[] = [];
+  const issues: Issue[] = [];
   const items: { fields: CommandRecordFields; id: string | undefined }[] = [];
   const ignored: string[] = [];
   const scope = s.guildId === undefined ? "global" : "guild";
   body.forEach((element, index) => {
-    // Tolerant where the service is (fields.ts, `tolerated`), like the other writes.
-    const result = validateWireCommand(element, { scope, mode: "bulk", tolerant: true });
+    const result = validateCommandRequest(element, { scope, mode: "bulk" });
     if (!result.ok) {
       issues.push(...prefixed(result.issues, [index]));
       return;
     }
-    const value: unknown = result.value;
-    if (!isRecord(value) || !isRecord(element)) return;
-    for (const field of ignoredFields(element, `${scope}:bulk`)) ignored.push(`${index}.${field}`);
+    const value = result.value;
+    for (const field of result.ignored) ignored.push(`${index}.${field}`);
     const id = typeof value["id"] === "string" ? value["id"] : undefined;
     items.push({ fields: commandRecord(value, recordScope(s)), id });
   });

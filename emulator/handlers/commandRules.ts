@@ -7,7 +7,8 @@
  */
 import { Errors, errorAt } from "../errors";
 import type { CommandRecordFields } from "../commandRecord";
-import { commandsPerScope, Limits, oversize } from "../schema";
+import { oversize } from "../rules/command";
+import { commandsPerScope, ServiceLimits } from "../rules/limits";
 import type { RequestContext } from "./context";
 import type { CommandScope } from "./commandScope";
 import { scopeKey } from "./commandScope";
@@ -42,12 +43,12 @@ export function applicationRules(
       );
     }
   }
-  if (oversize(f) !== undefined) {
+  if (oversize(f)) {
     throw Errors.invalidFormBody(
       errorAt(
         prefix,
         "APPLICATION_COMMAND_TOO_LARGE",
-        `Command exceeds maximum size (${Limits.COMMAND_SIZE_MAX})`,
+        `Command exceeds maximum size (${ServiceLimits.COMMAND_SIZE_MAX})`,
       ),
     );
   }

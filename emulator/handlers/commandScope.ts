@@ -3,11 +3,13 @@
  * the access checks, and the body validation every command write shares.
  */
 import { requireApplicationAccess } from "../auth";
-import { Errors, errorAt } from "../errors";
+import { Errors } from "../errors";
 import type { StoredCommand } from "../commandRecord";
 import type { RecordScope } from "../commandRecord";
-import { ignoredFields, isRecord, toErrorTree, validateWireCommand } from "../schema";
-import type { SchemaIssue, WriteMode } from "../schema";
+import { errorTree } from "../rules/issues";
+import type { Issue } from "../rules/issues";
+import { validateCommandRequest } from "../rules/command";
+import type { Mode } from "../rules/command";
 import type { Application } from "../store";
 import type { RequestContext } from "./context";
 import { applicationOf, guildOf, param, principalOf } from "./context";
@@ -45,8 +47,8 @@ export function findInScope(ctx: RequestContext, s: CommandScope): StoredCommand
   return c;
 }
 
-export function invalid(issues: SchemaIssue[]): never {
-  throw Errors.invalidFormBody(toErrorTree(issues));
+export function invalid(issues: readonly Issue[]): never {
+  throw Errors.invalidFormBody(errorTree(issues));
 }
 
 /** The response header that names the body fields the service accepted and dropped. */
@@ -62,33 +64,25 @@ export function ignoredWarning(ignored: readonly string[]): Record<string, strin
 
 export interface ValidBody {
   readonly value: Json;
-  /** Fields the service accepts here and drops (fields.ts: `ignoredFields`). */
+  /** Fields the service accepts here and drops (rules/command.ts, `ENDPOINT_FIELDS`). */
   readonly ignored: string[];
 }
 
 /**
- * A command body checked by the shared schema for one endpoint (400/50035 otherwise),
- * tolerant where the service is (fields.ts, `tolerated`).
+ * A command body checked by the service's rules for one endpoint (rules/command.ts:
+ * the spec's explicit rules and the service's OpenAPI description), 400/50035 otherwise.
  */
 export function validateBody(
   body: unknown,
   s: CommandScope,
-  mode: WriteMode,
+  mode: Mode,
   existingType?: number,
 ): ValidBody {
   const scope = s.guildId === undefined ? ("global" as const) : ("guild" as const);
-  const result = validateWireCommand(
+  const result = validateCommandRequest(
     body,
-    existingType === undefined
-      ? { scope, mode, tolerant: true }
-      : { scope, mode, existingType, tolerant: true },
+    existingType === undefined ? { scope, mode } : { scope, mode, existingType },
   );
   if (!result.ok) invalid(result.issues);
-  const value: unknown = result.value;
-  if (!isRecord(value) || !isRecord(body)) {
-    throw Errors.invalidFormBody(
-      errorAt([], "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType"),
-    );
-  }
-  return { value, ignored: ignoredFields(body, `${scope}:${mode}`) };
+  return { value: result.value, ignored: result.ignored };
 }

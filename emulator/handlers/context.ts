@@ -15,6 +15,8 @@ export interface RequestContext {
   readonly query: URLSearchParams;
   readonly headers: IncomingHttpHeaders;
   readonly principal: Principal | undefined;
+  /** An application's Ed25519 public key (hex), its `verify_key`; "" when unknown. */
+  readonly verifyKey: (applicationId: string) => string;
 }
 
 export interface HandlerResult {

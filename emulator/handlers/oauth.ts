@@ -386,6 +386,9 @@ export function oauth2TokenRevoke(ctx: RequestContext): HandlerResult {
 
 // ---- GET /oauth2/@me -------------------------------------------------------------------
 
+/** Application flag EMBEDDED (discord-api-docs, Application, "Application Flags"). */
+const EMBEDDED_FLAG = 1 << 17;
+
 /** Get Current Authorization Information: a Bearer token's application, scopes, expiry. */
 export function oauth2CurrentAuthorization(ctx: RequestContext): HandlerResult {
   const header = ctx.headers["authorization"];
@@ -394,14 +397,38 @@ export function oauth2CurrentAuthorization(ctx: RequestContext): HandlerResult {
   if (!issued) return { status: 401, body: { message: "401: Unauthorized", code: 0 } };
   const app = ctx.store.application(issued.applicationId);
   const user = issued.userId === undefined ? undefined : ctx.store.user(issued.userId);
+  const flags = ctx.store.activitiesEnabled(issued.applicationId) ? EMBEDDED_FLAG : 0;
   return {
     status: 200,
     body: {
-      application: { id: issued.applicationId, name: app?.name ?? "" },
+      // The partial application and user objects with the fields the service's contract
+      // requires (OpenAPI `OAuth2GetAuthorizationResponse`: `ApplicationResponse`,
+      // `UserResponse`); flags carry EMBEDDED (1 << 17) for an app with an Activity.
+      application: {
+        id: issued.applicationId,
+        name: app?.name ?? "",
+        icon: null,
+        description: "",
+        type: null,
+        verify_key: ctx.verifyKey(issued.applicationId),
+        flags,
+        flags_new: String(flags),
+      },
       scopes: [...issued.scopes],
       expires: new Date(issued.expiresAt).toISOString(),
       ...(user && issued.scopes.includes("identify")
-        ? { user: { id: user.id, username: user.username } }
+        ? {
+            user: {
+              id: user.id,
+              username: user.username,
+              avatar: null,
+              discriminator: "0",
+              public_flags: 0,
+              flags: 0,
+              global_name: null,
+              primary_guild: null,
+            },
+          }
         : {}),
     },
   };

@@ -16,13 +16,9 @@ import type { Principal } from "../auth";
 import { requireApplicationAccess, Scopes } from "../auth";
 import { ApiError, Errors } from "../errors";
 import { presentPermissions } from "../present";
-import {
-  isRecord,
-  PermissionFlags,
-  ServiceErrorCode,
-  toErrorTree,
-  validatePermissions,
-} from "../schema";
+import { errorTree } from "../rules/issues";
+import { validatePermissionsRequest } from "../rules/permissions";
+import { PermissionFlags, ServiceErrorCode } from "../schema";
 import type { StoredPermission } from "../store";
 import type { HandlerResult, RequestContext } from "./context";
 import { applicationOf, guildOf, param, principalOf } from "./context";
@@ -86,15 +82,9 @@ export function editCommandPermissions(ctx: RequestContext): HandlerResult {
   const needed = PermissionFlags.MANAGE_GUILD | PermissionFlags.MANAGE_ROLES;
   if ((bits & needed) !== needed) throw Errors.missingPermissions();
   const target = targetOf(ctx, app.id, guildId);
-  const result = validatePermissions(ctx.body);
-  if (!result.ok) throw Errors.invalidFormBody(toErrorTree(result.issues));
-  const value: unknown = result.value;
-  const list = isRecord(value) && Array.isArray(value["permissions"]) ? value["permissions"] : [];
-  const permissions: StoredPermission[] = list.filter(isRecord).map((p) => ({
-    id: String(p["id"]),
-    type: Number(p["type"]),
-    permission: p["permission"] === true,
-  }));
+  const result = validatePermissionsRequest(ctx.body);
+  if (!result.ok) throw Errors.invalidFormBody(errorTree(result.issues));
+  const permissions: StoredPermission[] = result.value.map((p) => ({ ...p }));
   const stored = { id: target, application_id: app.id, guild_id: guildId, permissions };
   ctx.store.transaction(() => ctx.store.setPermissions(stored));
   // Endpoint 15 fires Application Command Permissions Update (spec: "Events").

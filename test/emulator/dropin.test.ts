@@ -97,7 +97,7 @@ describe("fields the spec leaves blank", () => {
 });
 
 describe("response shapes", () => {
-  test("permission bits canonical, sets deduplicated, dm_permission derived from contexts", async () => {
+  test("permission bits canonical, sets sorted (a repeated value refused), dm_permission derived from contexts", async () => {
     await emu.close();
     ({ emu, api } = await start({
       config: {
@@ -115,8 +115,8 @@ describe("response shapes", () => {
       `${api.app}/commands`,
       slash("shape", {
         default_member_permissions: "0032",
-        integration_types: [1, 1],
-        contexts: [2, 0, 0],
+        integration_types: [1],
+        contexts: [2, 0],
       }),
     );
     expect(r.status).toBe(201);
@@ -134,6 +134,10 @@ describe("response shapes", () => {
       dm_permission: false,
     });
     expect(rec(cleared.body)).toMatchObject({ contexts: null, dm_permission: false });
+    // The service's contract (OpenAPI `uniqueItems`) refuses a set with a repeated value.
+    const dup = await api.post(`${api.app}/commands`, slash("dup", { contexts: [2, 0, 0] }));
+    expect(dup.status).toBe(400);
+    expect(rec(rec(rec(dup.body)["errors"])["contexts"])["2"]).toBeDefined();
   });
 
   test("null localizations on full responses; absent on localized lists", async () => {

@@ -1,0 +1,301 @@
+/**
+ * A command request body (create, edit, bulk item) by the service's rules: the spec's
+ * explicit rules ("Application Command", "Naming rules", "Body fields per write
+ * endpoint", "Limits") and, where the spec is silent, the service's OpenAPI description
+ * (test/contract/openapi.json: `ApplicationCommandCreateRequest`,
+ * `ApplicationCommandPatchRequestPartial`, `ApplicationCommandUpdateRequest`). The
+ * conflicts between the two and the choice made are listed in emulator/README.md.
+ *
+ * What the document adds to the spec's tables: every optional field is nullable (`null`
+ * means "not given": the default on create and bulk, the neutral value on edit), and
+ * `default_member_permissions` may be a JSON integer as well as a decimal string.
+ */
+import { ServiceLimits as L } from "./limits";
+import type { Issue, Path } from "./issues";
+import { FieldCode, Issues, codePoints, describe, isObject } from "./issues";
+import { checkLocalizations, checkName, checkOptions } from "./options";
+
+type Json = Record<string, unknown>;
+export type Scope = "global" | "guild";
+export type Mode = "create" | "edit" | "bulk";
+type Where = `${Scope}:${Mode}`;
+
+const COMMAND_TYPES: readonly number[] = [1, 2, 3, 4];
+const CONTEXTS: readonly number[] = [0, 1, 2];
+const INTEGRATION_TYPES: readonly number[] = [0, 1];
+const HANDLERS: readonly number[] = [1, 2];
+const PERMISSION_BITS = /^\d+$/;
+
+/**
+ * What each endpoint does with a body field: `keep` (accepted and applied) or `drop`
+ * (accepted and ignored: named in the warning header). Fields of no row are ignored
+ * silently, as the service ignores unknown keys.
+ * - `id`: spec Y on bulk; elsewhere blank and absent from the document: ignored.
+ * - `type`: spec blank on edit, absent from the document's PATCH body: ignored (its value
+ *   is still checked, see README).
+ * - `dm_permission`, `integration_types`, `contexts`: global commands only (spec); guild
+ *   create and edit accept them (document), guild bulk too (spec R): dropped there.
+ * - `nsfw`: spec blank on guild bulk; real clients send it and the service keeps it.
+ */
+const ALL = [
+  "global:create",
+  "global:edit",
+  "global:bulk",
+  "guild:create",
+  "guild:edit",
+  "guild:bulk",
+] as const;
+function table(
+  keep: readonly Where[],
+  drop: readonly Where[] = [],
+): Partial<Record<Where, "keep" | "drop">> {
+  const t: Partial<Record<Where, "keep" | "drop">> = {};
+  for (const w of keep) t[w] = "keep";
+  for (const w of drop) t[w] = "drop";
+  return t;
+}
+const GLOBAL_ONLY = table(
+  ["global:create", "global:edit", "global:bulk"],
+  ["guild:create", "guild:edit", "guild:bulk"],
+);
+export const ENDPOINT_FIELDS: Readonly<Record<string, Partial<Record<Where, "keep" | "drop">>>> = {
+  id: table(
+    ["global:bulk", "guild:bulk"],
+    ["global:create", "global:edit", "guild:create", "guild:edit"],
+  ),
+  type: table(
+    ["global:create", "global:bulk", "guild:create", "guild:bulk"],
+    ["global:edit", "guild:edit"],
+  ),
+  name: table(ALL),
+  name_localizations: table(ALL),
+  description: table(ALL),
+  description_localizations: table(ALL),
+  options: table(ALL),
+  default_member_permissions: table(ALL),
+  default_permission: table(ALL),
+  nsfw: table(ALL),
+  handler: table(ALL),
+  dm_permission: GLOBAL_ONLY,
+  integration_types: GLOBAL_ONLY,
+  contexts: GLOBAL_ONLY,
+};
+
+export interface CommandRequestContext {
+  readonly scope: Scope;
+  readonly mode: Mode;
+  /** For edit: the type of the command being edited. */
+  readonly existingType?: number;
+}
+
+export type CommandValidation =
+  { ok: true; value: Json; ignored: string[] } | { ok: false; issues: Issue[] };
+
+function given(o: Json, key: string): boolean {
+  return o[key] !== undefined && o[key] !== null;
+}
+
+/** The size rule (spec "Limits"): the longest variant of each name and description, values. */
+function size(body: unknown): number {
+  const longest = (v: unknown, locs: unknown): number => {
+    let n = typeof v === "string" ? codePoints(v) : 0;
+    if (isObject(locs)) {
+      for (const x of Object.values(locs))
+        if (typeof x === "string") n = Math.max(n, codePoints(x));
+    }
+    return n;
+  };
+  const options = (list: unknown): number => {
+    if (!Array.isArray(list)) return 0;
+    let total = 0;
+    for (const o of list) {
+      if (!isObject(o)) continue;
+      total += longest(o["name"], o["name_localizations"]);
+      total += longest(o["description"], o["description_localizations"]);
+      if (Array.isArray(o["choices"])) {
+        for (const c of o["choices"]) {
+          if (!isObject(c)) continue;
+          total += longest(c["name"], c["name_localizations"]);
+          const v = c["value"];
+          total +=
+            typeof v === "string" ? codePoints(v) : typeof v === "number" ? String(v).length : 0;
+        }
+      }
+      total += options(o["options"]);
+    }
+    return total;
+  };
+  if (!isObject(body)) return 0;
+  return (
+    longest(body["name"], body["name_localizations"]) +
+    longest(body["description"], body["description_localizations"]) +
+    options(body["options"])
+  );
+}
+
+/** Whether a stored or merged command breaks the size rule (the edit's result is checked too). */
+export function oversize(command: object): boolean {
+  return size(command) > L.COMMAND_SIZE_MAX;
+}
+
+/** A permission bit set: a decimal string (spec) or a JSON integer (document), at most 2^54. */
+function permissionBits(out: Issues, v: unknown, path: Path): string | undefined {
+  let bits: bigint | undefined;
+  if (typeof v === "string" && PERMISSION_BITS.test(v)) bits = BigInt(v);
+  else if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) bits = BigInt(v);
+  // JSON numbers past 2^53 lose digits; the document's maximum, 2^54, is exact.
+  else if (typeof v === "number" && v === 2 ** 54) bits = BigInt(v);
+  if (bits === undefined || bits > L.PERMISSIONS_MAX) {
+    out.add(path, FieldCode.PERMISSIONS_INVALID, `Invalid permission bit set ${describe(v)}.`);
+    return undefined;
+  }
+  return bits.toString();
+}
+
+export function validateCommandRequest(
+  body: unknown,
+  ctx: CommandRequestContext,
+): CommandValidation {
+  const out = new Issues();
+  if (!isObject(body)) {
+    out.add([], FieldCode.DICT_TYPE, "Only dictionaries may be used in a DictType");
+    return { ok: false, issues: out.list };
+  }
+  const where: Where = `${ctx.scope}:${ctx.mode}`;
+  const creating = ctx.mode !== "edit";
+  const value: Json = {};
+  const ignored: string[] = [];
+
+  // type: on create and bulk the command's; on edit ignored but still a command type.
+  let type: number | undefined = 1;
+  if (given(body, "type")) {
+    const ok = out.oneOf(body["type"], ["type"], COMMAND_TYPES);
+    if (creating) type = ok ? (body["type"] as number) : undefined;
+  }
+  if (!creating) type = ctx.existingType ?? 1;
+  if (type === 4 && ctx.scope === "guild") {
+    out.add(
+      ["type"],
+      FieldCode.ENTRY_POINT_IN_GUILD,
+      "Entry point commands cannot be guild commands.",
+    );
+  }
+  const chatInput = type === 1;
+
+  if (given(body, "id")) {
+    const id = body["id"];
+    if (typeof id !== "string" || !/^\d{1,20}$/.test(id) || BigInt(id) >= 2n ** 64n) {
+      out.add(["id"], FieldCode.NUMBER_COERCE, `Value ${describe(id)} is not snowflake.`);
+    }
+  }
+
+  // name: required on create and bulk, never null (document: not nullable).
+  if (body["name"] !== undefined) checkName(out, body["name"], ["name"], chatInput);
+  else if (creating) out.add(["name"], FieldCode.REQUIRED, "This field is required");
+  checkLocalizations(out, body["name_localizations"], ["name_localizations"], (v, at) =>
+    checkName(out, v, at, chatInput),
+  );
+
+  // description: CHAT_INPUT and entry point 1-100 (spec), so also required on create and
+  // bulk and never null for them; USER and MESSAGE: absent, null or "" only.
+  if (type === 2 || type === 3) {
+    const d = body["description"];
+    if (d !== undefined && d !== null && d !== "") {
+      if (typeof d !== "string")
+        out.add(["description"], FieldCode.STRING_TYPE, "Must be a string.");
+      else
+        out.add(
+          ["description"],
+          FieldCode.DESCRIPTION_NOT_ALLOWED,
+          "USER and MESSAGE commands have no description.",
+        );
+    }
+    const dl = body["description_localizations"];
+    if (dl !== undefined && dl !== null && !(isObject(dl) && Object.keys(dl).length === 0)) {
+      out.add(
+        ["description_localizations"],
+        FieldCode.DESCRIPTION_NOT_ALLOWED,
+        "USER and MESSAGE commands have no description.",
+      );
+    }
+  } else {
+    const check = (v: unknown, at: Path) => out.string(v, at, L.DESCRIPTION_MIN, L.DESCRIPTION_MAX);
+    const d = body["description"];
+    if (d === null) out.add(["description"], FieldCode.REQUIRED, "This field is required");
+    else if (d !== undefined) check(d, ["description"]);
+    else if (creating && type !== undefined)
+      out.add(["description"], FieldCode.REQUIRED, "This field is required");
+    checkLocalizations(
+      out,
+      body["description_localizations"],
+      ["description_localizations"],
+      check,
+    );
+  }
+
+  if (given(body, "options")) {
+    const options = body["options"];
+    if (type === 1) value["options"] = checkOptions(out, options, ["options"], "command");
+    else if (type !== undefined && !(Array.isArray(options) && options.length === 0)) {
+      out.add(
+        ["options"],
+        FieldCode.OPTIONS_NOT_ALLOWED,
+        "Options may only be set on CHAT_INPUT commands.",
+      );
+    }
+  }
+
+  if (given(body, "default_member_permissions")) {
+    const bits = permissionBits(out, body["default_member_permissions"], [
+      "default_member_permissions",
+    ]);
+    if (bits !== undefined) value["default_member_permissions"] = bits;
+  }
+  for (const field of ["dm_permission", "default_permission", "nsfw"]) {
+    if (given(body, field) && out.boolean(body[field], [field])) value[field] = body[field];
+  }
+  for (const [field, allowed] of [
+    ["integration_types", INTEGRATION_TYPES],
+    ["contexts", CONTEXTS],
+  ] as const) {
+    if (!given(body, field)) continue;
+    const list = body[field];
+    // document: minItems 1, uniqueItems.
+    if (out.array(list, [field], allowed.length)) {
+      if (list.length === 0) out.add([field], FieldCode.MIN_LENGTH, "Must be 1 or more in length.");
+      list.forEach((x, i) => out.oneOf(x, [field, i], allowed));
+      out.unique(list, [field]);
+      value[field] = list;
+    }
+  }
+
+  if (given(body, "handler")) {
+    if (type !== undefined && type !== 4) {
+      out.add(
+        ["handler"],
+        FieldCode.HANDLER_NOT_ALLOWED,
+        "handler is only for PRIMARY_ENTRY_POINT commands.",
+      );
+    } else if (out.oneOf(body["handler"], ["handler"], HANDLERS))
+      value["handler"] = body["handler"];
+  }
+
+  if (size(body) > L.COMMAND_SIZE_MAX) {
+    out.add([], FieldCode.TOO_LARGE, `Command exceeds maximum size (${L.COMMAND_SIZE_MAX})`);
+  }
+  if (!out.empty) return { ok: false, issues: out.list };
+
+  for (const field of ["name", "name_localizations", "description", "description_localizations"]) {
+    if (given(body, field)) value[field] = body[field];
+  }
+  if (given(body, "type")) value["type"] = body["type"];
+  if (given(body, "id")) value["id"] = body["id"];
+  // What the endpoint ignores leaves the value (and is named in the warning header).
+  for (const [field, treatment] of Object.entries(ENDPOINT_FIELDS)) {
+    if (treatment[where] === "drop" && body[field] !== undefined) {
+      delete value[field];
+      ignored.push(field);
+    }
+  }
+  return { ok: true, value, ignored };
+}
