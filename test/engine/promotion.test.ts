@@ -4,8 +4,9 @@
  * command), its two stacks `dev` (test guild) and `prod` (global) against one emulator, and
  * the README's flow: `weather` edited from `stage: "dev"` to `"prod"`, `preview` on prod,
  * `up` on prod, `up` on dev. Checked after each step: the emulator's commands, the writes
- * the step made, and what the test guild lists (its guild commands and the global ones:
- * the same type and name in both is listed twice). Commands another tool made, in the
+ * the step made, and what the test guild's picker lists (its guild commands and the global
+ * ones the emulator's access rules show there: the same type and name in both is listed
+ * twice). Commands another tool made, in the
  * guild and globally, are kept throughout.
  *
  * One emulator and one program folder for the file: each test continues from the state
@@ -54,10 +55,18 @@ function commandsDiff(step: PreviewStep | undefined): Record<string, string> {
   return diff;
 }
 
-/** `type name` of every command a member of the test guild is offered: the guild's and the global ones. */
+/**
+ * `type name` of every command the test guild's picker offers a member there: the guild's
+ * commands and the global ones that the emulator's access rules show in that guild.
+ */
 function listedInTestGuild(emu: RunningEmulator): string[] {
   return liveCommands(emu)
     .filter((c) => scopeOf(c) === GUILD || scopeOf(c) === "global")
+    .filter(
+      (c) =>
+        emu.canUse({ guildId: GUILD, channelId: IDS.channel, userId: IDS.user, commandId: c.id })
+          .visible,
+    )
     .map((c) => `${c.type} ${c.name}`)
     .sort();
 }
@@ -134,6 +143,10 @@ describe("engine: promotion from the test guild (dev) to global (prod)", () => {
         "global 1 not-ours",
       ].sort(),
     );
+    // The released commands reach the test guild as global commands: each listed once.
+    expect(listedInTestGuild(emu)).toEqual(
+      ["1 not-ours", "1 not-ours", "1 ping", "1 weather", "3 Translate"].sort(),
+    );
     expect(listedTwice(emu)).toEqual(["1 not-ours"]); // another tool's, in both scopes
   });
 
@@ -192,7 +205,10 @@ describe("engine: promotion from the test guild (dev) to global (prod)", () => {
         "global 1 not-ours",
       ].sort(),
     );
-    // After the flow only another tool's own pair is listed twice; weather once.
+    // After the flow only another tool's own pair is listed twice; weather once, global.
+    expect(listedInTestGuild(emu)).toEqual(
+      ["1 not-ours", "1 not-ours", "1 ping", "1 weather", "3 Translate"].sort(),
+    );
     expect(listedTwice(emu)).toEqual(["1 not-ours"]);
     // The window in which the test guild listed weather twice: prod's create to dev's delete.
     const window = Date.parse(deleted?.time ?? "") - Date.parse(created?.time ?? "");
