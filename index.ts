@@ -1,14 +1,7 @@
 /**
- * pulumi-discord-commands: Pulumi resources for application commands, and the local
- * emulator of the service.
+ * pulumi-discord-commands: Pulumi resources for application commands.
+ *
+ * The local emulator of the service has its own entry, `pulumi-discord-commands/emulator`
+ * (emulator/index.ts): a program that declares commands loads none of its HTTP server.
  */
 export * from "./sdk";
-export { startEmulator } from "./emulator";
-export type {
-  EmulatorConfigInput,
-  EmulatorOptions,
-  FaultAction,
-  FaultPlanInput,
-  FaultRuleInput,
-  RunningEmulator,
-} from "./emulator";

@@ -9,7 +9,13 @@ module.exports = {
   modulePathIgnorePatterns: ["<rootDir>/\\.work/", "<rootDir>/dist/", "<rootDir>/sdks/"],
   transform: {
     "^.+\\.ts$": ["ts-jest", { diagnostics: false }],
+    // oauth4webapi ships only ES modules; Jest's CommonJS runtime needs them transpiled.
+    "/node_modules/oauth4webapi/.+\\.js$": [
+      "ts-jest",
+      { diagnostics: false, tsconfig: { allowJs: true, module: "commonjs" } },
+    ],
   },
+  transformIgnorePatterns: ["/node_modules/(?!oauth4webapi/)"],
   reporters: ["default", "<rootDir>/test/helpers/closingLineReporter.js"],
   testTimeout: 30000,
   maxWorkers: 2,

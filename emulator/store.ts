@@ -54,6 +54,11 @@ export interface AuthorizationCode {
   readonly userId: string;
   readonly scopes: readonly string[];
   readonly redirectUri: string;
+  /**
+   * Whether the authorize request named `redirect_uri` (RFC 6749 section 4.1.3: only then
+   * must the token request repeat it); absent in codes persisted before it was recorded.
+   */
+  readonly redirectUriGiven?: boolean | undefined;
   /** S256 challenge (base64url of SHA-256 of the verifier); absent without PKCE. */
   readonly codeChallenge?: string | undefined;
   readonly expiresAt: number;
@@ -67,6 +72,11 @@ export interface RefreshToken {
   readonly applicationId: string;
   readonly userId: string;
   readonly scopes: readonly string[];
+  /**
+   * Rotated away: kept (not deleted) so that presenting it again is recognised as reuse
+   * and revokes its authorization (RFC 9700 section 4.14.2).
+   */
+  readonly spent?: boolean | undefined;
 }
 
 export type Application = ApplicationConfig & { clientId: string };
@@ -120,6 +130,7 @@ const PersistedState = z.strictObject({
         userId: z.string(),
         scopes: z.array(z.string()),
         redirectUri: z.string(),
+        redirectUriGiven: z.boolean().optional(),
         codeChallenge: z.string().optional(),
         expiresAt: z.number(),
         used: z.boolean(),
@@ -134,6 +145,7 @@ const PersistedState = z.strictObject({
         applicationId: z.string(),
         userId: z.string(),
         scopes: z.array(z.string()),
+        spent: z.boolean().optional(),
       }),
     )
     .default([]),
@@ -409,8 +421,10 @@ export class Store {
     return this.refreshTokens.get(token);
   }
 
+  /** Marks a rotated refresh token spent; a spent token presented again is reuse. */
   spendRefreshToken(token: string): void {
-    this.refreshTokens.delete(token);
+    const found = this.refreshTokens.get(token);
+    if (found) this.refreshTokens.set(token, { ...found, spent: true });
   }
 
   /** Revokes an authorization: every access and refresh token issued for it. */

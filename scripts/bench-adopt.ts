@@ -4,9 +4,9 @@
  *  - `discord-commands import` of the live set (requests, time);
  *  - the creates of the imported declarations, 8 at a time as `pulumi up` runs them,
  *    when the live commands are equal (adopted with no write) and when each differs in
- *    its description (each create an upsert POST, paced by the create bucket).
+ *    its description (each create one PATCH of the description, paced by the edit bucket).
  *
- *   npm run bench:adopt     (about two minutes: the upserts wait for the create bucket)
+ *   npm run bench:adopt     (the PATCHes wait for the edit bucket)
  */
 import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
@@ -111,7 +111,7 @@ async function main(): Promise<void> {
         `live set: ${PER_SCOPE} global + ${PER_SCOPE} guild commands; rate limits on (emulator defaults)`,
         `import: ${decls.commands.length} declarations from ${importRequests} requests in ${importMs} ms`,
         row("creates, live equal (adopt as is)", equal),
-        row("creates, live differs (upsert POST)", differ),
+        row("creates, live differs (one PATCH)", differ),
         "",
       ].join("\n"),
     );

@@ -19,7 +19,11 @@ import {
   setStructureProblems,
 } from "../provider/resources/commandSetPlan";
 import { commandKey } from "../provider/resources/scopeCommandsLifecycle";
-import type { CommandDefinition, UserAuthorization } from "./resources";
+import type {
+  CommandDefinition,
+  GuildCommandPermissionsArgs,
+  UserAuthorization,
+} from "./resources";
 import { GuildCommandPermissions, ScopeCommands, withDependency } from "./resources";
 
 export type CommandSetScope = SetScope;
@@ -37,6 +41,20 @@ export interface CommandSetArgs {
   permissions?: readonly CommandSetPermissions[];
   /** The kept user authorization the permission writes wait for. */
   authorization?: UserAuthorization;
+}
+
+/** The identity a permissions child follows (see permissionsLifecycle.ts `sameCommandLive`). */
+function commandRef(scope: SetScope, p: SetPermissions): pulumi.Input<Record<string, unknown>> {
+  const applicationId =
+    scope.applicationId ??
+    new pulumi.Config("discord").get("applicationId") ??
+    process.env["DISCORD_APPLICATION_ID"];
+  return {
+    applicationId,
+    ...(scope.guildId === undefined ? {} : { guildId: scope.guildId }),
+    type: p.type ?? 1,
+    name: p.command,
+  };
 }
 
 export class CommandSet extends pulumi.ComponentResource {
@@ -99,14 +117,16 @@ export class CommandSet extends pulumi.ComponentResource {
       const holder = children[scopeLabel(scope)] as ScopeCommands;
       const key = commandKey(p.type, p.command);
       const childOpts: pulumi.CustomResourceOptions = { parent: this };
+      const permissionsArgs: GuildCommandPermissionsArgs & { __commandRef: unknown } = {
+        guildId: p.guildId,
+        commandId: holder.commandIds.apply((ids) => ids[key] ?? ""),
+        __commandRef: commandRef(scope, p),
+        permissions: p.permissions,
+        ...(p.applicationId === undefined ? {} : { applicationId: p.applicationId }),
+      };
       new GuildCommandPermissions(
         permissionsChildName(name, p),
-        {
-          guildId: p.guildId,
-          commandId: holder.commandIds.apply((ids) => ids[key] ?? ""),
-          permissions: p.permissions,
-          ...(p.applicationId === undefined ? {} : { applicationId: p.applicationId }),
-        },
+        permissionsArgs,
         args.authorization === undefined
           ? childOpts
           : withDependency(childOpts, args.authorization),

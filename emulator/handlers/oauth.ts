@@ -55,9 +55,12 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
   const decoded = Buffer.from(m[1] ?? "", "base64").toString("utf8");
   const colon = decoded.indexOf(":");
   if (colon < 0) return undefined;
+  // RFC 6749 section 2.3.1: id and secret are form-urlencoded (Appendix B) before they
+  // are joined and base64-encoded, so `+` is a space and `%XX` an octet.
+  const formDecode = (x: string) => decodeURIComponent(x.replace(/\+/g, " "));
   return {
-    id: decodeURIComponent(decoded.slice(0, colon)),
-    secret: decodeURIComponent(decoded.slice(colon + 1)),
+    id: formDecode(decoded.slice(0, colon)),
+    secret: formDecode(decoded.slice(colon + 1)),
   };
 }
 
@@ -190,6 +193,7 @@ export function oauth2Authorize(ctx: RequestContext): HandlerResult {
     userId,
     scopes,
     redirectUri,
+    redirectUriGiven: q.get("redirect_uri") !== null,
     ...(challenge === null ? {} : { codeChallenge: challenge }),
     expiresAt: ctx.store.clock.now() + CODE_TTL_MS,
     used: false,
@@ -278,8 +282,13 @@ function authorizationCode(
   }
   // Spent by this attempt, whatever its outcome: a guessed verifier gets one try.
   ctx.store.transaction(() => ctx.store.putCode({ ...code, used: true }));
-  if (form.get("redirect_uri") !== code.redirectUri) {
-    return oauthError(400, "invalid_grant", 'Invalid "redirect_uri" in request.');
+  // RFC 6749 section 4.1.3: required, and identical, only when the authorization
+  // request carried one; without it the registered default was used and none is due.
+  const presented = form.get("redirect_uri");
+  if (code.redirectUriGiven !== false || presented !== null) {
+    if (presented !== code.redirectUri) {
+      return oauthError(400, "invalid_grant", 'Invalid "redirect_uri" in request.');
+    }
   }
   if (code.codeChallenge !== undefined) {
     const verifier = form.get("code_verifier");
@@ -296,8 +305,14 @@ function refreshToken(ctx: RequestContext, app: Application, form: URLSearchPara
     return oauthError(400, "invalid_request", 'Missing "refresh_token" in request.');
   }
   const stored = ctx.store.refreshToken(value);
-  if (!stored || stored.applicationId !== app.id) {
-    return oauthError(400, "invalid_grant", 'Invalid "refresh_token" in request.');
+  const invalid = oauthError(400, "invalid_grant", 'Invalid "refresh_token" in request.');
+  if (!stored || stored.applicationId !== app.id) return invalid;
+  if (stored.spent === true) {
+    // A rotated refresh token presented again: the legitimate client or an attacker holds
+    // a copy, and the server cannot tell which, so the whole authorization is revoked
+    // (RFC 9700 section 4.14.2; RFC 6749 section 10.4).
+    ctx.store.transaction(() => ctx.store.revokeGrant(stored.grantId));
+    return invalid;
   }
   return issueUserTokens(ctx, stored, value);
 }

@@ -2,14 +2,14 @@
  * The control routes of interactions (under `/__emulator/`; async, because they call the
  * application): answered here, or `undefined` to leave the path to control.ts.
  *
- * | Method and path                                    | Does                                      |
- * |----------------------------------------------------|-------------------------------------------|
- * | PUT  /applications/{id}/interactions-endpoint      | `{url}` verified and set (null removes)   |
- * | GET  /applications/{id}/interactions-endpoint      | `{applicationId, publicKey, url}`         |
- * | POST /interactions                                 | invoke a command as a user                |
- * | POST /interactions/autocomplete                    | type in an autocomplete option            |
- * | POST /interactions/can-use                         | `{visible, usable, reason}`               |
- * | GET  /events?after=N                               | gateway events after id N                 |
+ * | Method and path                               | Does                                                      |
+ * |-----------------------------------------------|-----------------------------------------------------------|
+ * | PUT  /applications/{id}/interactions-endpoint | `{url}` verified and set (null removes); answers as GET   |
+ * | GET  /applications/{id}/interactions-endpoint | `{applicationId, publicKey, interactionsEndpointUrl}`     |
+ * | POST /interactions                            | invoke a command as a user                                |
+ * | POST /interactions/autocomplete               | type in an autocomplete option                            |
+ * | POST /interactions/can-use                    | `{visible, usable, reason}`                               |
+ * | GET  /events?after=N                          | gateway events after id N                                 |
  */
 import { ControlError } from "../control";
 import type { Store } from "../store";

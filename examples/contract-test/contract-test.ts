@@ -10,8 +10,8 @@
  *                              PULUMI_BACKEND_URL=file://... PULUMI_CONFIG_PASSPHRASE=...)
  */
 import { spawn } from "node:child_process";
-import { startEmulator } from "pulumi-discord-commands";
-import type { RunningEmulator } from "pulumi-discord-commands";
+import { startEmulator } from "pulumi-discord-commands/emulator";
+import type { RunningEmulator } from "pulumi-discord-commands/emulator";
 import { startInteractionHandler } from "./handler";
 
 const STACK = process.env["CONTRACT_STACK"] ?? "contract";

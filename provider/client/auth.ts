@@ -8,6 +8,7 @@
  * Secrets live in `#private` fields only, so `util.inspect` and `JSON.stringify` of a
  * Credentials object (or anything holding one) never print them.
  */
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { Routes } from "../routes";
 import type { RouteDef } from "../routes";
@@ -28,6 +29,25 @@ export interface CredentialConfig {
   bearerToken?: string;
   /** The user's refresh token (with `clientId`, and `clientSecret` unless a public client). */
   refreshToken?: string;
+  /** Where refused refreshes are remembered (the provider's deployment memory). */
+  refreshRefusals?: RefreshRefusals;
+}
+
+/**
+ * Remembers refresh tokens the service refused, by a digest of the token (never the
+ * token): a refused refresh token stays refused (revoked or spent), so asking again only
+ * adds token requests, and invalid requests count toward the service's ban. The provider
+ * keeps one per deployment, so one `up` makes one refused token request whatever the
+ * number of permissions resources.
+ */
+export interface RefreshRefusals {
+  refusedRefresh(digest: string): ReauthorizationRequiredError | undefined;
+  rememberRefusedRefresh(digest: string, err: ReauthorizationRequiredError): void;
+}
+
+/** The key under which a refresh token's refusal is remembered. */
+export function refreshTokenDigest(refreshToken: string): string {
+  return createHash("sha256").update(refreshToken, "utf8").digest("hex");
 }
 
 /**
@@ -91,6 +111,7 @@ export class Credentials {
   #sessionPending: Promise<void> | undefined;
   #keptByResource = false;
   readonly #onSession: ((session: UserSession) => void) | undefined;
+  readonly #refusals: RefreshRefusals | undefined;
   #cached: { header: string; refreshAt: number } | undefined;
   #pending: Promise<string> | undefined;
   /** The configured secrets, and the latest access tokens issued, for redaction. */
@@ -116,6 +137,7 @@ export class Credentials {
     this.#exchange = exchange;
     this.#refreshExchange = refreshExchange;
     this.#onSession = onSession;
+    this.#refusals = config.refreshRefusals;
     this.#session = {
       accessToken: nonEmpty(config.bearerToken),
       refreshToken: nonEmpty(config.refreshToken),
@@ -227,7 +249,16 @@ export class Credentials {
         ),
       );
     }
+    const digest = refreshTokenDigest(refreshToken);
+    const refused = this.#refusals?.refusedRefresh(digest);
+    if (refused !== undefined) return Promise.reject(refused);
     this.#sessionPending ??= this.#refreshExchange(refreshToken)
+      .catch((err: unknown) => {
+        if (err instanceof ReauthorizationRequiredError) {
+          this.#refusals?.rememberRefusedRefresh(digest, err);
+        }
+        throw err;
+      })
       .then((t) => {
         const session: UserSession = {
           accessToken: t.accessToken,

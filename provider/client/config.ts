@@ -2,7 +2,7 @@
  * The client's configuration, its defaults, and the structured events it reports.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { UserSession } from "./auth";
+import type { RefreshRefusals, UserSession } from "./auth";
 import { ConfigurationError } from "./errors";
 
 /** A structured event for the optional logging hook. Never carries a credential or a body. */
@@ -58,6 +58,8 @@ export interface ClientConfig {
   refreshToken?: string;
   /** Told of every new user session (after a refresh), to keep the rotated refresh token. */
   onUserSession?: (session: UserSession) => void;
+  /** Remembers refused refresh tokens (the provider passes its deployment memory). */
+  refreshRefusals?: RefreshRefusals;
   /** Connect, headers and body timeout, each, in ms. Default 15 000. */
   timeoutMs?: number;
   /** Retries on 5xx and network errors. Default 4. */

@@ -10,8 +10,6 @@ import { DailyCreateLimitError, flattenErrorTree, HttpError, ServiceApiError } f
 import type { RawResponse } from "./responseHeaders";
 import { budgetResetAt, parseJson } from "./responseHeaders";
 
-/** Error code of "Max number of daily application command creates has been reached". */
-
 export function errorFromResponse(
   info: RequestInfo,
   res: RawResponse,
@@ -35,7 +33,7 @@ export function errorFromResponse(
   if (typeof code === "number" || typeof code === "string") {
     const message = redact(typeof body["message"] === "string" ? body["message"] : "");
     if (code === ServiceErrorCode.DAILY_CREATES) {
-      return new DailyCreateLimitError(info, status, code, message, budgetResetAt(res, now));
+      return new DailyCreateLimitError(info, status, code, message, budgetResetAt(res, body, now));
     }
     const fields = flattenErrorTree(body["errors"]).map((f) => ({
       path: redact(f.path),

@@ -78,9 +78,19 @@ export class ServiceApiError extends ClientError implements RequestInfo {
   }
 }
 
+/**
+ * What is known of when a spent daily create budget has room again: the 429 form's
+ * Retry-After, or nothing (the 400 form), never a rate-limit window's reset.
+ */
+export function dailyResetText(retryAt: Date | undefined): string {
+  return retryAt === undefined
+    ? "the budget is per day and the service does not say when it resets: try again a day later"
+    : `the service's Retry-After says it has room again after ${retryAt.toISOString()}`;
+}
+
 /** Code 30034: the daily budget of command creates is spent. Never retried. */
 export class DailyCreateLimitError extends ServiceApiError {
-  /** When the budget is known to reset, if the service said so in its headers. */
+  /** When the budget has room again, if the service said so (the 429 form's Retry-After). */
   readonly retryAt: Date | undefined;
   /** The daily limit the service's message reported, e.g. 200 from "... reached (200)". */
   readonly limit: number | undefined;
@@ -92,14 +102,13 @@ export class DailyCreateLimitError extends ServiceApiError {
     serviceMessage: string,
     retryAt: Date | undefined,
   ) {
-    const when = retryAt === undefined ? "within 24 hours" : `after ${retryAt.toISOString()}`;
     // The limit the service reported, never a constant of ours: it may change it.
     const limit = reportedLimit(serviceMessage);
     const allows =
       limit === undefined
         ? "the daily budget of command creates is spent"
         : `the service allows ${limit} creates per day in this scope`;
-    super(info, status, code, serviceMessage, [], `${allows}; try again ${when}`);
+    super(info, status, code, serviceMessage, [], `${allows}; ${dailyResetText(retryAt)}`);
     this.retryAt = retryAt;
     this.limit = limit;
   }

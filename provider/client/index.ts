@@ -33,7 +33,7 @@ export {
 export type { FieldError, RequestInfo, TimeoutPhase } from "./errors";
 export type { ClientStats } from "./stats";
 export { REAUTHORIZE } from "./auth";
-export type { UserSession } from "./auth";
+export type { RefreshRefusals, UserSession } from "./auth";
 export type * from "./types";
 
 /** Builds the client a provider's `configure` hands to every resource. */

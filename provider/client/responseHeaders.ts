@@ -37,13 +37,20 @@ export function retryAfterOf(res: RawResponse, body: unknown): number {
   return Math.max(0, Math.ceil(seconds * 1000));
 }
 
-/** When a 30034 budget resets, if the response says. */
-export function budgetResetAt(res: RawResponse, now: number): Date | undefined {
-  const after = numberHeader(res, "retry-after") ?? numberHeader(res, "x-ratelimit-reset-after");
-  if (after !== undefined && after >= 0) return new Date(now + after * 1000);
-  const reset = numberHeader(res, "x-ratelimit-reset");
-  if (reset !== undefined && reset > 0) return new Date(reset * 1000);
-  return undefined;
+/**
+ * When a spent daily create budget (30034) has room again, as far as the response says:
+ * only the 429 form says it, with its `Retry-After` (whole seconds; else the body's
+ * `retry_after`). The 400 form says nothing: its `X-RateLimit-Reset(-After)` headers are
+ * the route's rate-limit window (seconds ahead, measured: 20 s or 5 s), not the day's
+ * budget, so they are never taken for it.
+ */
+export function budgetResetAt(res: RawResponse, body: unknown, now: number): Date | undefined {
+  if (res.status !== 429) return undefined;
+  const fromBody = isRecord(body) ? body["retry_after"] : undefined;
+  const after =
+    numberHeader(res, "retry-after") ??
+    (typeof fromBody === "number" && Number.isFinite(fromBody) ? fromBody : undefined);
+  return after !== undefined && after >= 0 ? new Date(now + after * 1000) : undefined;
 }
 
 export function parseJson(text: string): unknown {

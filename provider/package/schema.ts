@@ -524,6 +524,104 @@ function scopeCommandsResource(types: TypeCollector): ResourceSpec {
   );
 }
 
+function commandSetResource(types: TypeCollector): ResourceSpec {
+  const definition = commandDefinitionType(types);
+  const scopeType = token("CommandSetScope");
+  types.types.set(scopeType, {
+    type: "object",
+    description:
+      "A scope a command set is deployed to: a guild, or (without `guildId`) the global scope.",
+    properties: {
+      guildId: {
+        type: "string",
+        description: "The guild; absent: the application's global scope.",
+      },
+      applicationId: {
+        type: "string",
+        description: "The application whose commands these are." + APPLICATION_DEFAULT,
+      },
+    },
+    required: [],
+  });
+  const permissionsType = token("CommandSetPermissions");
+  types.types.set(permissionsType, {
+    type: "object",
+    description:
+      "The permission overwrites of one command of the set in one guild (written with a user's Bearer token). The command is the guild's copy when the set is deployed to that guild, else the global one.",
+    properties: {
+      guildId: { type: "string", description: "The guild the overwrites apply in." },
+      command: { type: "string", description: "The command's name." },
+      type: {
+        type: "integer",
+        description:
+          "The command's type when not CHAT_INPUT (a user command may share a slash command's name).",
+      },
+      applicationId: {
+        type: "string",
+        description: "The application of the scope that holds the command." + APPLICATION_DEFAULT,
+      },
+      permissions: {
+        type: "array",
+        items: { $ref: `#/types/${token("PermissionOverwrite")}` },
+        description: "The overwrites, at most 100.",
+      },
+    },
+    required: ["guildId", "command", "permissions"],
+  });
+  const inputs = side();
+  add(
+    inputs,
+    "commands",
+    {
+      type: "array",
+      items: definition,
+      description: "The definitions: every field of a command but its scope.",
+    },
+    true,
+  );
+  add(
+    inputs,
+    "scopes",
+    {
+      type: "array",
+      items: { $ref: `#/types/${scopeType}` },
+      description:
+        "Where to deploy the definitions: one `ScopeCommands` child each (`<name>-<guildId>`, `<name>-global`). Adding a scope creates its commands, removing one deletes only them.",
+    },
+    true,
+  );
+  add(
+    inputs,
+    "permissions",
+    {
+      type: "array",
+      items: { $ref: `#/types/${permissionsType}` },
+      description:
+        "Permission overwrites per guild and command name: one `GuildCommandPermissions` child each.",
+    },
+    false,
+  );
+  const outputs = side();
+  add(
+    outputs,
+    "commandIds",
+    {
+      type: "object",
+      additionalProperties: { type: "object", additionalProperties: { type: "string" } },
+      description: "The service's ids: scope label (`global`, a guild id) -> command key -> id.",
+    },
+    true,
+  );
+  return {
+    ...resource(
+      "One list of command definitions deployed to many scopes (the global scope and/or guilds, each optionally of its own application), with permissions per guild by command name. A component: one `ScopeCommands` per scope, so the preview names the scope, the command and the field of every change, and one `GuildCommandPermissions` per permissions entry, whose command id follows the scope's (a rename is a new id: its permissions are written again). A guild's copy leaves out `contexts`, `integrationTypes` and `dmPermission`. Checked at preview: a definition twice, a scope twice, permissions for an unreached guild.",
+      inputs,
+      outputs,
+    ),
+    isComponent: true,
+  };
+}
+
 function permissionsResource(types: TypeCollector): ResourceSpec {
   const replaces: readonly string[] = PERMISSIONS_REPLACE_KEYS;
   const inputs = side();
@@ -639,6 +737,7 @@ export function buildPackageSchema(version: string): PackageSchema {
     [token("GuildCommandPermissions")]: permissionsResource(types),
     [token("UserAuthorization")]: userAuthorizationResource(),
     [token("ScopeCommands")]: scopeCommandsResource(types),
+    [token("CommandSet")]: commandSetResource(types),
   };
   const config = configProperties();
   return {

@@ -45,6 +45,7 @@ export interface EnumTypeSpec {
 
 export interface ResourceSpec {
   description: string;
+  isComponent?: boolean;
   inputProperties: Properties;
   requiredInputs: string[];
   properties: Properties;

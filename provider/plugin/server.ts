@@ -21,6 +21,7 @@ import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import type { Bag } from "../resources/propertyBags";
 import type { ProviderRuntime } from "../resources/runtime";
+import { constructCommandSet } from "./commandSet";
 import type { PluginResource } from "./resources";
 import { pluginResources, PLUGIN_CONFIG_KEYS, pluginStackConfig, urnType } from "./resources";
 
@@ -62,6 +63,36 @@ function bag(struct: structproto.Struct | undefined): Bag {
   return struct === undefined ? {} : (unwrapSecrets(struct.toJavaScript()) as Bag);
 }
 
+/** The top-level keys whose values the engine sent marked secret. */
+function secretKeys(struct: structproto.Struct | undefined): Set<string> {
+  const raw = struct === undefined ? {} : (struct.toJavaScript() as Record<string, unknown>);
+  return new Set(
+    Object.entries(raw)
+      .filter(
+        ([, v]) => v !== null && typeof v === "object" && (v as Bag)[SECRET_SIG] === SECRET_VALUE,
+      )
+      .map(([k]) => k),
+  );
+}
+
+/** Outputs that are always secret (the schema marks them): the kept user tokens. */
+const SECRET_OUTPUTS = new Set(["accessToken", "refreshToken"]);
+
+/**
+ * Values as the engine takes them from a provider that accepts secrets: what came in
+ * secret goes back secret, and so do the outputs the schema marks secret.
+ */
+function withSecrets(value: Bag, secret: ReadonlySet<string>): Bag {
+  const out: Bag = {};
+  for (const [k, v] of Object.entries(value)) {
+    out[k] =
+      v !== undefined && (secret.has(k) || SECRET_OUTPUTS.has(k))
+        ? { [SECRET_SIG]: SECRET_VALUE, value: v }
+        : v;
+  }
+  return out;
+}
+
 function toStruct(value: Bag): structproto.Struct {
   // Struct cannot hold `undefined`: drop those keys.
   return structproto.Struct.fromJavaScript(
@@ -92,7 +123,10 @@ function unary<Req, Res>(fn: (req: Req) => Promise<Res>): Unary<Req, Res> {
 }
 
 /** The gRPC service implementation over one runtime. */
-export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceProviderServer> {
+export function providerService(
+  rt: ProviderRuntime,
+  engineAddress?: string,
+): Partial<provrpc.IResourceProviderServer> {
   const resources = pluginResources(rt);
   const resourceOf = (urn: string): PluginResource => {
     const type = urnType(urn);
@@ -157,7 +191,10 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
       const res = new provproto.ConfigureResponse();
       // Secrets arrive unwrapped; outputs the schema marks secret are kept secret by the
       // engine and the generated SDKs (additionalSecretOutputs).
-      res.setAcceptsecrets(false);
+      // Secrets accepted (the engine requires it of a plugin that constructs components):
+      // they arrive marked and are unwrapped (bag); what came in secret, and the outputs the
+      // schema marks secret, go back marked (withSecrets).
+      res.setAcceptsecrets(true);
       res.setAcceptresources(false);
       res.setAcceptoutputs(false);
       // Create and update never run in a preview: what they return is the service's.
@@ -169,7 +206,7 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
       const urn = req.getUrn();
       const result = await resourceOf(urn).check(urn, bag(req.getOlds()), bag(req.getNews()));
       const res = new provproto.CheckResponse();
-      res.setInputs(toStruct(result.inputs));
+      res.setInputs(toStruct(withSecrets(result.inputs, secretKeys(req.getNews()))));
       res.setFailuresList(
         result.failures.map((f) => {
           const failure = new provproto.CheckFailure();
@@ -229,7 +266,7 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
       const result = await resourceOf(req.getUrn()).create(bag(req.getProperties()));
       const res = new provproto.CreateResponse();
       res.setId(result.id);
-      res.setProperties(toStruct(result.outs));
+      res.setProperties(toStruct(withSecrets(result.outs, secretKeys(req.getProperties()))));
       return res;
     }),
 
@@ -240,8 +277,10 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
       const result = await resourceOf(urn).read(req.getId(), props);
       const res = new provproto.ReadResponse();
       res.setId(result.id);
-      if (result.props !== undefined) res.setProperties(toStruct(result.props));
-      if (result.inputs !== undefined) res.setInputs(toStruct(result.inputs));
+      const secret = new Set([...secretKeys(req.getProperties()), ...secretKeys(req.getInputs())]);
+      if (result.props !== undefined)
+        res.setProperties(toStruct(withSecrets(result.props, secret)));
+      if (result.inputs !== undefined) res.setInputs(toStruct(withSecrets(result.inputs, secret)));
       return res;
     }),
 
@@ -250,7 +289,8 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
       const olds = bag(req.getOlds()); // old outputs, as in diff
       const result = await resourceOf(urn).update(req.getId(), olds, bag(req.getNews()));
       const res = new provproto.UpdateResponse();
-      res.setProperties(toStruct(result.outs));
+      const secret = new Set([...secretKeys(req.getNews()), ...secretKeys(req.getOlds())]);
+      res.setProperties(toStruct(withSecrets(result.outs, secret)));
       return res;
     }),
 
@@ -258,6 +298,9 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
       await resourceOf(req.getUrn()).delete(req.getId(), bag(req.getProperties()));
       return new emptyproto.Empty();
     }),
+
+    // Components (CommandSet): their children are registered from this process.
+    construct: unary((req: provproto.ConstructRequest) => constructCommandSet(req, engineAddress)),
 
     cancel: unary(async () => {
       await rt.close();
@@ -274,13 +317,14 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
  */
 export async function servePlugin(
   rt: ProviderRuntime,
+  engineAddress?: string,
 ): Promise<{ server: grpc.Server; port: number }> {
   const server = new grpc.Server({
     "grpc.max_receive_message_length": 400 * 1024 * 1024,
   });
   server.addService(
     provrpc.ResourceProviderService,
-    providerService(rt) as grpc.UntypedServiceImplementation,
+    providerService(rt, engineAddress) as grpc.UntypedServiceImplementation,
   );
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) =>

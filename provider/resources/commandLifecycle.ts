@@ -6,7 +6,7 @@
  * guild command). Outputs are those inputs plus what the service assigned: `commandId`,
  * `version`, and `adopted` (true when create found a command of the same name, which is
  * how existing commands come under management: taken as it is when already equal, with
- * no write, otherwise overwritten; see liveTwin.ts).
+ * no write, otherwise by one PATCH of the fields that differ; see liveTwin.ts).
  */
 import type { WireCommand, WireCommandBody, WireCommandPatch } from "../client";
 import { RateLimitError } from "../client";
@@ -292,7 +292,8 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvi
       const guildId = guildOf(inputs);
       const body = wireBody(commandArgs(inputs), scope);
       const api = rt.client;
-      const adoption = await adoptLiveTwin(api, rt.scopes, applicationId, guildId, body);
+      const bulk = rt.settings.writeMode === "bulk";
+      const adoption = await adoptLiveTwin(api, rt.scopes, applicationId, guildId, body, bulk);
       if (adoption !== undefined) {
         if (adoption.written) rt.scopes.invalidateScope(applicationId, guildId);
         rt.deployment.commandWritten(adoption.command.id);
@@ -303,7 +304,7 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvi
       }
       let result: { command: Pick<WireCommand, "id" | "version">; created: boolean };
       try {
-        if (rt.settings.writeMode === "bulk") {
+        if (bulk) {
           const r = await rt.bulk.write(applicationId, guildId, { kind: "create", body });
           if (r.command === undefined) throw new Error("bulk create answered without a command");
           result = { command: r.command, created: r.created };

@@ -4,9 +4,9 @@
  * wrote, the names its creates add per scope, the replacements that delete first, and the
  * list each scope's limit checks count from. Part of the provider runtime (runtime.ts).
  */
-import type { WireCommand } from "../client";
+import type { ReauthorizationRequiredError, RefreshRefusals, WireCommand } from "../client";
 
-export class DeploymentMemory {
+export class DeploymentMemory implements RefreshRefusals {
   /** Command ids that a create or update of this deployment returned. */
   private readonly writtenCommandIds = new Set<string>();
   /** Command ids whose permissions a create or update of this deployment wrote. */
@@ -19,6 +19,20 @@ export class DeploymentMemory {
   private readonly deletedFirstIds = new Map<string, Set<string>>();
   /** Per (application, scope): the list the limit checks of this deployment count from. */
   private readonly limitLists = new Map<string, Promise<readonly WireCommand[]>>();
+  /**
+   * Refresh tokens the service refused in this deployment, by digest: the first refusal
+   * answers every later resource, so an `up` makes one token request, not one per
+   * permissions resource (a refused token stays refused; see client/auth.ts).
+   */
+  private readonly refusedRefreshes = new Map<string, ReauthorizationRequiredError>();
+
+  refusedRefresh(digest: string): ReauthorizationRequiredError | undefined {
+    return this.refusedRefreshes.get(digest);
+  }
+
+  rememberRefusedRefresh(digest: string, err: ReauthorizationRequiredError): void {
+    this.refusedRefreshes.set(digest, err);
+  }
 
   commandWritten(id: string): void {
     this.writtenCommandIds.add(id);

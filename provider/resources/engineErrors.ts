@@ -153,10 +153,12 @@ function serviceFix(
 ): string | undefined {
   const limit = reportedLimit(err.serviceMessage);
   if (err instanceof DailyCreateLimitError) {
-    const when =
-      err.retryAt === undefined ? "within 24 hours" : `after ${err.retryAt.toISOString()}`;
     const allows = err.limit === undefined ? "" : ` (the service allows ${err.limit} a day)`;
-    return `the daily budget of command creates is spent${allows}: run \`pulumi up\` again ${when}; it resumes where it stopped`;
+    const when =
+      err.retryAt === undefined
+        ? "the service does not say when the day's budget resets: run `pulumi up` again a day later"
+        : `run \`pulumi up\` again after ${err.retryAt.toISOString()} (the service's Retry-After)`;
+    return `the daily budget of command creates is spent${allows}: ${when}; it resumes where it stopped`;
   }
   if (err.status === 401) {
     if (err.route.endsWith("/permissions")) {

@@ -11,7 +11,13 @@
  *   entry point under another name fails with 30032 (too many), so the declared entry
  *   point takes the live one over: a PATCH of the fields that differ, the name included
  *   (a rename in place, keeping its id).
- * - Otherwise `create` POSTs as before (the upsert overwrites a twin that differs).
+ * - A twin of the same name that differs is brought to the declaration by one PATCH of
+ *   the fields that differ, to its id. The POST's upsert would do it too, but a POST is a
+ *   create request, and the daily budget ("Command creates: 200 per day, per guild", spec
+ *   Limits) counts creates; nothing says an upsert is spared. With the bulk write mode the
+ *   twin is left to the scope's bulk PUT, where "commands that do not already exist" are
+ *   the ones that count (spec, Endpoints).
+ * - Otherwise (no twin) `create` POSTs.
  */
 import type { CommandsApi, WireCommand, WireCommandBody, WireCommandPatch } from "../client";
 import { CommandType, diffCommandFields, patchBody } from "../schema";
@@ -41,8 +47,10 @@ export interface Adoption {
 }
 
 /**
- * Adopts the live twin of `body` when that needs no POST: an equal twin as it is, an
- * entry point of another name by a PATCH. Undefined: the caller POSTs.
+ * Adopts the live twin of `body` without a POST: an equal twin as it is, a differing one
+ * by a PATCH of the differing fields (an entry point of another name included).
+ * Undefined: no twin (or, with `bulk`, a same-name twin left to the bulk PUT): the
+ * caller creates.
  */
 export async function adoptLiveTwin(
   api: CommandsApi,
@@ -50,14 +58,20 @@ export async function adoptLiveTwin(
   applicationId: string,
   guildId: string | undefined,
   body: WireCommandBody,
+  bulk = false,
 ): Promise<Adoption | undefined> {
   const twin = await findLiveTwin(scopes, applicationId, guildId, body);
   if (twin === undefined) return undefined;
   const fields = diffCommandFields(body, twin);
   if (fields.length === 0) return { command: twin, written: false };
-  if (twin.name === body.name || guildId !== undefined) return undefined; // the upsert does it
+  const renamed = twin.name !== body.name; // only the application's entry point
+  if (bulk && !renamed) return undefined;
   const patch = patchBody(body, fields) as WireCommandPatch;
-  const command = await api.editGlobalCommand(applicationId, twin.id, patch);
-  scopes.invalidateApplicationPermissions(applicationId); // a rename drops the command's overwrites
+  const command =
+    guildId === undefined
+      ? await api.editGlobalCommand(applicationId, twin.id, patch)
+      : await api.editGuildCommand(applicationId, guildId, twin.id, patch);
+  // A rename drops the command's overwrites.
+  if (renamed) scopes.invalidateApplicationPermissions(applicationId);
   return { command, written: true };
 }

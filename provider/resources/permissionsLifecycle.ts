@@ -10,6 +10,7 @@
 import type { WirePermission } from "../client";
 import { ServiceApiError } from "../client";
 import {
+  isRecord,
   canonicalPermissions,
   isSnowflake,
   PERMISSIONS_REPLACE_KEYS,
@@ -85,6 +86,32 @@ async function adoptEqual(
   return { applicationId, guildId, commandId };
 }
 
+/**
+ * The command a permissions resource of a `CommandSet` follows, by identity (hidden input
+ * `__commandRef`: the scope, type and name). In a preview, the id of a command whose scope
+ * resource updates is unknown (outputs of an update are), which alone would preview a
+ * replacement; a set's update keeps the id of every command it keeps, so when the live
+ * command of that identity still has the old id, the id will not change.
+ */
+async function sameCommandLive(rt: ProviderRuntime, olds: Bag, news: Bag): Promise<boolean> {
+  const ref = news["__commandRef"];
+  const oldId = olds["commandId"];
+  if (!isRecord(ref) || typeof oldId !== "string") return false;
+  const { guildId, type, name } = ref;
+  const applicationId = ref["applicationId"] ?? rt.settings.applicationId;
+  if (typeof applicationId !== "string" || typeof name !== "string") return false;
+  if (guildId !== undefined && typeof guildId !== "string") return false;
+  try {
+    const live = await rt.scopes.scopeCommands(applicationId, guildId);
+    const found = [...live.values()].find(
+      (c) => c.name === name && c.type === (typeof type === "number" ? type : 1),
+    );
+    return found?.id === oldId;
+  } catch {
+    return false; // cannot tell: preview the replacement
+  }
+}
+
 /** How the engine's messages name a permissions resource. */
 function describePermissions(props: Bag): string {
   const commandId = typeof props["commandId"] === "string" ? props["commandId"] : "(unknown)";
@@ -125,9 +152,12 @@ export function permissionsProvider(rt: ProviderRuntime) {
       olds: Bag,
       news: Bag,
     ): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
-      const replaces = PERMISSIONS_REPLACE_KEYS.filter(
+      let replaces = PERMISSIONS_REPLACE_KEYS.filter(
         (k) => news[k] === UNKNOWN || olds[k] !== news[k],
       );
+      if (news["commandId"] === UNKNOWN && (await sameCommandLive(rt, olds, news))) {
+        replaces = replaces.filter((k) => k !== "commandId");
+      }
       const unknown = unknownPaths(news["permissions"]).length > 0;
       const changes =
         replaces.length > 0 ||

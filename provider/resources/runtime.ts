@@ -78,6 +78,7 @@ export class ProviderRuntime {
   get client(): CommandsApi {
     this.api ??= createCommandsClient({
       ...this.settings.client,
+      refreshRefusals: this.deployment,
       now: () => this.clock.now(),
       sleep: (ms) => this.clock.sleep(ms),
     });

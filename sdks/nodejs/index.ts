@@ -5,6 +5,11 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 // Export members:
+export { CommandSetArgs } from "./commandSet";
+export type CommandSet = import("./commandSet").CommandSet;
+export const CommandSet: typeof import("./commandSet").CommandSet = null as any;
+utilities.lazyLoad(exports, ["CommandSet"], () => require("./commandSet"));
+
 export { GlobalCommandArgs } from "./globalCommand";
 export type GlobalCommand = import("./globalCommand").GlobalCommand;
 export const GlobalCommand: typeof import("./globalCommand").GlobalCommand = null as any;
@@ -52,6 +57,8 @@ const _module = {
     version: utilities.getVersion(),
     construct: (name: string, type: string, urn: string): pulumi.Resource => {
         switch (type) {
+            case "discord-commands:index:CommandSet":
+                return new CommandSet(name, <any>undefined, { urn })
             case "discord-commands:index:GlobalCommand":
                 return new GlobalCommand(name, <any>undefined, { urn })
             case "discord-commands:index:GuildCommand":

@@ -263,37 +263,65 @@ describe("retries", () => {
 });
 
 describe("errors", () => {
-  test("the daily create limit (30034) fails at once and says when to try again", async () => {
+  test("the daily create limit (30034) as a 429: fails at once, the reset is its Retry-After", async () => {
     const { api, clock } = client();
-    const reply: Reply = {
-      status: 400,
+    server.reset(() => ({
+      status: 429,
       json: {
         code: 30034,
         message: "Max number of daily application command creates has been reached (200)",
+        retry_after: 3600.5,
+        global: false,
       },
-      headers: { "retry-after": "3600" },
-    };
-    server.reset(() => reply);
+      // The route's window resets in 20 s: not the day's budget.
+      headers: { "retry-after": "3600", "x-ratelimit-reset-after": "20" },
+    }));
     const error = await api.createGuildCommand(APP, "7", { name: "x" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DailyCreateLimitError);
     const when = new Date(clock.t + 3_600_000).toISOString();
     expect((error as Error).message).toContain(
-      `the service allows 200 creates per day in this scope; try again after ${when}`,
+      `the service allows 200 creates per day in this scope; the service's Retry-After says it has room again after ${when}`,
     );
+    expect((error as DailyCreateLimitError).retryAt?.toISOString()).toBe(when);
     expect((error as DailyCreateLimitError).limit).toBe(200);
     expect(server.hits).toHaveLength(1);
     expect(clock.sleeps).toEqual([]);
+  });
+
+  test("the daily create limit (30034) as a 400: per day, no reset known, never the window's", async () => {
+    const { api, clock } = client();
+    const reached = "Max number of daily application command creates has been reached (200)";
+    const windowReset = (clock.t + 20_000) / 1000;
+    server.reset(() => ({
+      status: 400,
+      json: { code: 30034, message: reached },
+      // What the route's rate-limit window says (20 s ahead): not when the budget resets.
+      headers: {
+        "x-ratelimit-reset-after": "20",
+        "x-ratelimit-reset": String(windowReset),
+      },
+    }));
+    const error = await api.createGuildCommand(APP, "7", { name: "x" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DailyCreateLimitError);
+    expect((error as DailyCreateLimitError).retryAt).toBeUndefined();
+    const message = (error as Error).message;
+    expect(message).toMatch(
+      /: the service allows 200 creates per day in this scope; the budget is per day and the service does not say when it resets: try again a day later$/,
+    );
+    expect(message).not.toContain(new Date(windowReset * 1000).toISOString());
+    expect(message).not.toMatch(/\d{4}-\d\d-\d\dT/);
+    expect(server.hits).toHaveLength(1);
 
     // The message quotes the limit the service reported, whatever it is, and none when
     // the service names none.
-    const reached = "Max number of daily application command creates has been reached (50)";
-    server.reset(() => ({ status: 400, json: { code: 30034, message: reached } }));
+    const fifty = "Max number of daily application command creates has been reached (50)";
+    server.reset(() => ({ status: 400, json: { code: 30034, message: fifty } }));
     await expect(api.createGuildCommand(APP, "7", { name: "x" })).rejects.toThrow(
-      /: the service allows 50 creates per day in this scope; try again within 24 hours$/,
+      /: the service allows 50 creates per day in this scope; the budget is per day/,
     );
     server.reset(() => ({ status: 400, json: { code: 30034, message: "Max creates" } }));
     await expect(api.createGuildCommand(APP, "7", { name: "x" })).rejects.toThrow(
-      /: the daily budget of command creates is spent; try again within 24 hours$/,
+      /: the daily budget of command creates is spent; the budget is per day/,
     );
   });
 

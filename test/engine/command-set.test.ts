@@ -137,7 +137,11 @@ describe("engine: CommandSet", () => {
     const preview = await prog.ok(["preview", "--diff", "--non-interactive"]);
     expect(preview.stdout).toMatch(/mods-1300000000000000002/);
     expect(preview.stdout).toMatch(/mods-1300000000000000012/);
-    expect(preview.stdout).toMatch(/kick[\s\S]*description[\s\S]*Kick someone out/);
+    // The dynamic door shows the whole map, the changed command and field marked.
+    const change = /~ kick\s*: \{\s+~ description: "Kick a member" => "Kick someone out"/g;
+    expect(preview.stdout.match(change)?.length).toBe(2);
+    // Only the two scopes change: the permissions keep their command (no replacement shown).
+    expect(await prog.previewSummary()).toEqual({ same: 3, update: 2 });
     emu.control.resetLog();
     await prog.up();
     const kickA = liveCommand(emu, "kick", A);

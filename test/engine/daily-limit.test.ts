@@ -54,7 +54,12 @@ describe.each([
     expect(out).toContain(
       "the daily budget of command creates is spent (the service allows 2 a day)",
     );
-    expect(out).toMatch(status === 429 ? /again after \d{4}-\d\d-\d\dT/ : /again within 24 hours/);
+    // The 429 form's Retry-After is the reset; the 400 form says none (never the window's).
+    expect(out).toMatch(
+      status === 429
+        ? /again after \d{4}-\d\d-\d\dT\S+ \(the service's Retry-After\)/
+        : /does not say when the day's budget resets: run `pulumi up` again a day later/,
+    );
     // No request was ever retried on the 429.
     const createsAnswered429 = emu
       .requestLog()

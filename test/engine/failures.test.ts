@@ -214,7 +214,7 @@ test("30034 (daily creates) on up quotes the service's limit", async () => {
   );
   expect(text).toBe(
     `error: creating global command "pong" failed: POST ${GLOBAL} answered 400 (code 30034): ${said}\n` +
-      "fix: the daily budget of command creates is spent (the service allows 150 a day): run `pulumi up` again within 24 hours; it resumes where it stopped",
+      "fix: the daily budget of command creates is spent (the service allows 150 a day): the service does not say when the day's budget resets: run `pulumi up` again a day later; it resumes where it stopped",
   );
 });
 

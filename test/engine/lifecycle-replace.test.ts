@@ -216,12 +216,15 @@ describe("engine lifecycle: replacements", () => {
     emu.control.resetLog();
     await prog.up();
 
-    // Both creates are upserts by name onto the other resource's command (200), and
-    // neither original is deleted: its id is the one the other create just returned.
-    expect(writes(emu)).toEqual([
-      "POST createGlobalCommand commands 200",
-      "POST createGlobalCommand commands 200",
-    ]);
+    // Each create finds the other resource's command under its new name and adopts it
+    // with one PATCH of the fields that differ (no POST: a create the daily budget
+    // counts), and neither original is deleted: its id is the one the other create took.
+    expect([...writes(emu)].sort()).toEqual(
+      [
+        `PATCH editGlobalCommand command:${alpha.id} 200`,
+        `PATCH editGlobalCommand command:${beta.id} 200`,
+      ].sort(),
+    );
     expect(liveCommands(emu)).toHaveLength(count);
     const nowBeta = liveCommand(emu, "beta");
     const nowAlpha = liveCommand(emu, "alpha");
@@ -342,11 +345,12 @@ describe("engine lifecycle: replacements", () => {
     emu.control.resetLog();
     await prog.up();
 
-    // `a`'s create upserts onto `legacy`'s command (200) and returns its id, so the
-    // delete of the removed resource `legacy` leaves it alone; `a`'s original goes.
+    // `a`'s create adopts `legacy`'s command (one PATCH of the fields that differ) and
+    // returns its id, so the delete of the removed resource `legacy` leaves it alone;
+    // `a`'s original goes.
     expect(writes(emu)).toEqual(
       [
-        "POST createGlobalCommand commands 200",
+        `PATCH editGlobalCommand command:${legacy.id} 200`,
         `DELETE deleteGlobalCommand command:${beta.id} 204`,
       ].sort(),
     );

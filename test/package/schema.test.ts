@@ -198,8 +198,24 @@ describe("the package", () => {
         "GuildCommandPermissions",
         "UserAuthorization",
         "ScopeCommands",
+        "CommandSet",
       ].map(token),
     );
+  });
+
+  test("CommandSet is a component: definitions, scopes, permissions in; ids by scope out", () => {
+    const r = schema.resources[token("CommandSet")];
+    expect(r?.isComponent).toBe(true);
+    expect(r?.requiredInputs).toEqual(["commands", "scopes"]);
+    expect(r?.inputProperties["commands"]?.items).toEqual({
+      $ref: `#/types/${token("CommandDefinition")}`,
+    });
+    expect(r?.inputProperties["scopes"]?.items).toEqual({
+      $ref: `#/types/${token("CommandSetScope")}`,
+    });
+    expect(r?.inputProperties["permissions"]?.items).toEqual({
+      $ref: `#/types/${token("CommandSetPermissions")}`,
+    });
   });
 
   test("ScopeCommands: commands by key as CommandDefinition, the scope replaces, ids out", () => {

@@ -1,11 +1,13 @@
 /**
  * Adoption of live commands by `create` (provider/resources/liveTwin.ts): a live twin
  * already equal in the canonical form is taken as it is, with no write and one list GET
- * per scope; a twin that differs is overwritten by the upsert; the application's entry
+ * per scope; a twin that differs gets one PATCH of the fields that differ (no POST: a
+ * create would spend the day's budget); the application's entry
  * point is taken over whatever its name (the auto-created "Launch" included).
  */
 import type { RunningEmulator } from "../../emulator";
-import { validateSdkCommand } from "../../provider/schema";
+import type { WireCommand } from "../../provider/client";
+import { diffCommandFields, validateSdkCommand } from "../../provider/schema";
 import { Api, rec, str } from "../emulator/helpers";
 import type { Bag } from "./helpers";
 import {
@@ -77,16 +79,36 @@ describe("create adopts an equal live twin without a write", () => {
     expect(requests(emu, "GET")).toHaveLength(2);
   });
 
-  test("a twin that differs is overwritten by the upsert: one POST, adopted, same id", async () => {
+  test("a twin that differs: one PATCH of the differing fields to its id, no POST", async () => {
     const id = await registerLive(`${api.app}/commands`, slashArgs("help"), "global");
+    const guildId = await registerLive(`${api.guild}/commands`, slashArgs("ban"), "guild");
     emu.control.resetLog();
-    const created = await globalProvider.create(
-      globalInputs(emu, slashArgs("help", { description: "Changed" })),
-    );
-    expect(created.id).toBe(id);
-    expect(created.outs["adopted"]).toBe(true);
-    expect(writes(emu).map((e) => `${e.method} ${e.status}`)).toEqual(["POST 200"]);
-    expect(emu.control.commands()[0]?.["description"]).toBe("Changed");
+    const created = await Promise.all([
+      globalProvider.create(globalInputs(emu, slashArgs("help", { description: "Changed" }))),
+      guildProvider.create(guildInputs(emu, slashArgs("ban", { nsfw: true }))),
+    ]);
+    expect(created.map((c) => c.id)).toEqual([id, guildId]);
+    expect(created.map((c) => c.outs["adopted"])).toEqual([true, true]);
+    const patches = writes(emu);
+    expect(patches.map((e) => `${e.method} ${e.route} ${e.status}`).sort()).toEqual([
+      "PATCH editGlobalCommand 200",
+      "PATCH editGuildCommand 200",
+    ]);
+    expect(emu.control.commands().find((c) => c["id"] === id)?.["description"]).toBe("Changed");
+    expect(emu.control.commands().find((c) => c["id"] === guildId)?.["nsfw"]).toBe(true);
+  });
+
+  test("the PATCH leaves the live command equal to the declaration: what it omits is reset", async () => {
+    const id = await registerLive(`${api.app}/commands`, localized, "global");
+    emu.control.resetLog();
+    const declared = slashArgs("ping", { nsfw: true });
+    await globalProvider.create(globalInputs(emu, declared));
+    expect(writes(emu).map((e) => `${e.method} ${e.route}`)).toEqual(["PATCH editGlobalCommand"]);
+    const body = validateSdkCommand(declared, { scope: "global" });
+    if (!body.ok) throw new Error("invalid declaration");
+    const live = (await api.get(`${api.app}/commands/${id}`)).body as WireCommand;
+    // Options, localizations and default_member_permissions of the live twin are gone.
+    expect(diffCommandFields(body.value, live)).toEqual([]);
   });
 
   test("no twin: one POST, not adopted; later creates in the scope reuse the one list", async () => {

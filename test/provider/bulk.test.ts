@@ -309,6 +309,10 @@ describe("the daily create limit (30034) fails a create at once, naming the scop
       const at = /run `pulumi up` again after (\S+Z)/.exec(message)?.[1];
       expect(at).toBeDefined();
       expect(Math.abs(Date.parse(at ?? "") - (started + 86_400_000))).toBeLessThan(60_000);
+    } else {
+      // The 400 form says nothing of the reset; the route window's reset is not it.
+      expect(message).toContain("the service does not say when the day's budget resets");
+      expect(message).not.toMatch(/again after \d{4}-/);
     }
     expect(
       requests(emu, undefined, "createGuildCommand").length + requests(emu, "PUT").length,

@@ -21,6 +21,8 @@ func (m *module) Version() semver.Version {
 
 func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi.Resource, err error) {
 	switch typ {
+	case "discord-commands:index:CommandSet":
+		r = &CommandSet{}
 	case "discord-commands:index:GlobalCommand":
 		r = &GlobalCommand{}
 	case "discord-commands:index:GuildCommand":

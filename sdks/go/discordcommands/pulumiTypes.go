@@ -104,6 +104,31 @@ func (i CommandDefinitionArgs) ToCommandDefinitionOutputWithContext(ctx context.
 	return pulumi.ToOutputWithContext(ctx, i).(CommandDefinitionOutput)
 }
 
+// CommandDefinitionArrayInput is an input type that accepts CommandDefinitionArray and CommandDefinitionArrayOutput values.
+// You can construct a concrete instance of `CommandDefinitionArrayInput` via:
+//
+//	CommandDefinitionArray{ CommandDefinitionArgs{...} }
+type CommandDefinitionArrayInput interface {
+	pulumi.Input
+
+	ToCommandDefinitionArrayOutput() CommandDefinitionArrayOutput
+	ToCommandDefinitionArrayOutputWithContext(context.Context) CommandDefinitionArrayOutput
+}
+
+type CommandDefinitionArray []CommandDefinitionInput
+
+func (CommandDefinitionArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]CommandDefinition)(nil)).Elem()
+}
+
+func (i CommandDefinitionArray) ToCommandDefinitionArrayOutput() CommandDefinitionArrayOutput {
+	return i.ToCommandDefinitionArrayOutputWithContext(context.Background())
+}
+
+func (i CommandDefinitionArray) ToCommandDefinitionArrayOutputWithContext(ctx context.Context) CommandDefinitionArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CommandDefinitionArrayOutput)
+}
+
 // CommandDefinitionMapInput is an input type that accepts CommandDefinitionMap and CommandDefinitionMapOutput values.
 // You can construct a concrete instance of `CommandDefinitionMapInput` via:
 //
@@ -211,6 +236,26 @@ func (o CommandDefinitionOutput) Options() CommandOptionArrayOutput {
 // The command's type: CHAT_INPUT (1, the default), USER (2), MESSAGE (3) or PRIMARY_ENTRY_POINT (4, global only). Changing it replaces the command (a new id: its permissions are written again).
 func (o CommandDefinitionOutput) Type() CommandTypePtrOutput {
 	return o.ApplyT(func(v CommandDefinition) *CommandType { return v.Type }).(CommandTypePtrOutput)
+}
+
+type CommandDefinitionArrayOutput struct{ *pulumi.OutputState }
+
+func (CommandDefinitionArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]CommandDefinition)(nil)).Elem()
+}
+
+func (o CommandDefinitionArrayOutput) ToCommandDefinitionArrayOutput() CommandDefinitionArrayOutput {
+	return o
+}
+
+func (o CommandDefinitionArrayOutput) ToCommandDefinitionArrayOutputWithContext(ctx context.Context) CommandDefinitionArrayOutput {
+	return o
+}
+
+func (o CommandDefinitionArrayOutput) Index(i pulumi.IntInput) CommandDefinitionOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) CommandDefinition {
+		return vs[0].([]CommandDefinition)[vs[1].(int)]
+	}).(CommandDefinitionOutput)
 }
 
 type CommandDefinitionMapOutput struct{ *pulumi.OutputState }
@@ -568,6 +613,251 @@ func (o CommandOptionChoiceArrayOutput) Index(i pulumi.IntInput) CommandOptionCh
 	}).(CommandOptionChoiceOutput)
 }
 
+// The permission overwrites of one command of the set in one guild (written with a user's Bearer token). The command is the guild's copy when the set is deployed to that guild, else the global one.
+type CommandSetPermissions struct {
+	// The application of the scope that holds the command. Default: the provider's `applicationId`.
+	ApplicationId *string `pulumi:"applicationId"`
+	// The command's name.
+	Command string `pulumi:"command"`
+	// The guild the overwrites apply in.
+	GuildId string `pulumi:"guildId"`
+	// The overwrites, at most 100.
+	Permissions []PermissionOverwrite `pulumi:"permissions"`
+	// The command's type when not CHAT_INPUT (a user command may share a slash command's name).
+	Type *int `pulumi:"type"`
+}
+
+// CommandSetPermissionsInput is an input type that accepts CommandSetPermissionsArgs and CommandSetPermissionsOutput values.
+// You can construct a concrete instance of `CommandSetPermissionsInput` via:
+//
+//	CommandSetPermissionsArgs{...}
+type CommandSetPermissionsInput interface {
+	pulumi.Input
+
+	ToCommandSetPermissionsOutput() CommandSetPermissionsOutput
+	ToCommandSetPermissionsOutputWithContext(context.Context) CommandSetPermissionsOutput
+}
+
+// The permission overwrites of one command of the set in one guild (written with a user's Bearer token). The command is the guild's copy when the set is deployed to that guild, else the global one.
+type CommandSetPermissionsArgs struct {
+	// The application of the scope that holds the command. Default: the provider's `applicationId`.
+	ApplicationId pulumi.StringPtrInput `pulumi:"applicationId"`
+	// The command's name.
+	Command pulumi.StringInput `pulumi:"command"`
+	// The guild the overwrites apply in.
+	GuildId pulumi.StringInput `pulumi:"guildId"`
+	// The overwrites, at most 100.
+	Permissions PermissionOverwriteArrayInput `pulumi:"permissions"`
+	// The command's type when not CHAT_INPUT (a user command may share a slash command's name).
+	Type pulumi.IntPtrInput `pulumi:"type"`
+}
+
+func (CommandSetPermissionsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*CommandSetPermissions)(nil)).Elem()
+}
+
+func (i CommandSetPermissionsArgs) ToCommandSetPermissionsOutput() CommandSetPermissionsOutput {
+	return i.ToCommandSetPermissionsOutputWithContext(context.Background())
+}
+
+func (i CommandSetPermissionsArgs) ToCommandSetPermissionsOutputWithContext(ctx context.Context) CommandSetPermissionsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CommandSetPermissionsOutput)
+}
+
+// CommandSetPermissionsArrayInput is an input type that accepts CommandSetPermissionsArray and CommandSetPermissionsArrayOutput values.
+// You can construct a concrete instance of `CommandSetPermissionsArrayInput` via:
+//
+//	CommandSetPermissionsArray{ CommandSetPermissionsArgs{...} }
+type CommandSetPermissionsArrayInput interface {
+	pulumi.Input
+
+	ToCommandSetPermissionsArrayOutput() CommandSetPermissionsArrayOutput
+	ToCommandSetPermissionsArrayOutputWithContext(context.Context) CommandSetPermissionsArrayOutput
+}
+
+type CommandSetPermissionsArray []CommandSetPermissionsInput
+
+func (CommandSetPermissionsArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]CommandSetPermissions)(nil)).Elem()
+}
+
+func (i CommandSetPermissionsArray) ToCommandSetPermissionsArrayOutput() CommandSetPermissionsArrayOutput {
+	return i.ToCommandSetPermissionsArrayOutputWithContext(context.Background())
+}
+
+func (i CommandSetPermissionsArray) ToCommandSetPermissionsArrayOutputWithContext(ctx context.Context) CommandSetPermissionsArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CommandSetPermissionsArrayOutput)
+}
+
+// The permission overwrites of one command of the set in one guild (written with a user's Bearer token). The command is the guild's copy when the set is deployed to that guild, else the global one.
+type CommandSetPermissionsOutput struct{ *pulumi.OutputState }
+
+func (CommandSetPermissionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CommandSetPermissions)(nil)).Elem()
+}
+
+func (o CommandSetPermissionsOutput) ToCommandSetPermissionsOutput() CommandSetPermissionsOutput {
+	return o
+}
+
+func (o CommandSetPermissionsOutput) ToCommandSetPermissionsOutputWithContext(ctx context.Context) CommandSetPermissionsOutput {
+	return o
+}
+
+// The application of the scope that holds the command. Default: the provider's `applicationId`.
+func (o CommandSetPermissionsOutput) ApplicationId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CommandSetPermissions) *string { return v.ApplicationId }).(pulumi.StringPtrOutput)
+}
+
+// The command's name.
+func (o CommandSetPermissionsOutput) Command() pulumi.StringOutput {
+	return o.ApplyT(func(v CommandSetPermissions) string { return v.Command }).(pulumi.StringOutput)
+}
+
+// The guild the overwrites apply in.
+func (o CommandSetPermissionsOutput) GuildId() pulumi.StringOutput {
+	return o.ApplyT(func(v CommandSetPermissions) string { return v.GuildId }).(pulumi.StringOutput)
+}
+
+// The overwrites, at most 100.
+func (o CommandSetPermissionsOutput) Permissions() PermissionOverwriteArrayOutput {
+	return o.ApplyT(func(v CommandSetPermissions) []PermissionOverwrite { return v.Permissions }).(PermissionOverwriteArrayOutput)
+}
+
+// The command's type when not CHAT_INPUT (a user command may share a slash command's name).
+func (o CommandSetPermissionsOutput) Type() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v CommandSetPermissions) *int { return v.Type }).(pulumi.IntPtrOutput)
+}
+
+type CommandSetPermissionsArrayOutput struct{ *pulumi.OutputState }
+
+func (CommandSetPermissionsArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]CommandSetPermissions)(nil)).Elem()
+}
+
+func (o CommandSetPermissionsArrayOutput) ToCommandSetPermissionsArrayOutput() CommandSetPermissionsArrayOutput {
+	return o
+}
+
+func (o CommandSetPermissionsArrayOutput) ToCommandSetPermissionsArrayOutputWithContext(ctx context.Context) CommandSetPermissionsArrayOutput {
+	return o
+}
+
+func (o CommandSetPermissionsArrayOutput) Index(i pulumi.IntInput) CommandSetPermissionsOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) CommandSetPermissions {
+		return vs[0].([]CommandSetPermissions)[vs[1].(int)]
+	}).(CommandSetPermissionsOutput)
+}
+
+// A scope a command set is deployed to: a guild, or (without `guildId`) the global scope.
+type CommandSetScope struct {
+	// The application whose commands these are. Default: the provider's `applicationId`.
+	ApplicationId *string `pulumi:"applicationId"`
+	// The guild; absent: the application's global scope.
+	GuildId *string `pulumi:"guildId"`
+}
+
+// CommandSetScopeInput is an input type that accepts CommandSetScopeArgs and CommandSetScopeOutput values.
+// You can construct a concrete instance of `CommandSetScopeInput` via:
+//
+//	CommandSetScopeArgs{...}
+type CommandSetScopeInput interface {
+	pulumi.Input
+
+	ToCommandSetScopeOutput() CommandSetScopeOutput
+	ToCommandSetScopeOutputWithContext(context.Context) CommandSetScopeOutput
+}
+
+// A scope a command set is deployed to: a guild, or (without `guildId`) the global scope.
+type CommandSetScopeArgs struct {
+	// The application whose commands these are. Default: the provider's `applicationId`.
+	ApplicationId pulumi.StringPtrInput `pulumi:"applicationId"`
+	// The guild; absent: the application's global scope.
+	GuildId pulumi.StringPtrInput `pulumi:"guildId"`
+}
+
+func (CommandSetScopeArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*CommandSetScope)(nil)).Elem()
+}
+
+func (i CommandSetScopeArgs) ToCommandSetScopeOutput() CommandSetScopeOutput {
+	return i.ToCommandSetScopeOutputWithContext(context.Background())
+}
+
+func (i CommandSetScopeArgs) ToCommandSetScopeOutputWithContext(ctx context.Context) CommandSetScopeOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CommandSetScopeOutput)
+}
+
+// CommandSetScopeArrayInput is an input type that accepts CommandSetScopeArray and CommandSetScopeArrayOutput values.
+// You can construct a concrete instance of `CommandSetScopeArrayInput` via:
+//
+//	CommandSetScopeArray{ CommandSetScopeArgs{...} }
+type CommandSetScopeArrayInput interface {
+	pulumi.Input
+
+	ToCommandSetScopeArrayOutput() CommandSetScopeArrayOutput
+	ToCommandSetScopeArrayOutputWithContext(context.Context) CommandSetScopeArrayOutput
+}
+
+type CommandSetScopeArray []CommandSetScopeInput
+
+func (CommandSetScopeArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]CommandSetScope)(nil)).Elem()
+}
+
+func (i CommandSetScopeArray) ToCommandSetScopeArrayOutput() CommandSetScopeArrayOutput {
+	return i.ToCommandSetScopeArrayOutputWithContext(context.Background())
+}
+
+func (i CommandSetScopeArray) ToCommandSetScopeArrayOutputWithContext(ctx context.Context) CommandSetScopeArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CommandSetScopeArrayOutput)
+}
+
+// A scope a command set is deployed to: a guild, or (without `guildId`) the global scope.
+type CommandSetScopeOutput struct{ *pulumi.OutputState }
+
+func (CommandSetScopeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CommandSetScope)(nil)).Elem()
+}
+
+func (o CommandSetScopeOutput) ToCommandSetScopeOutput() CommandSetScopeOutput {
+	return o
+}
+
+func (o CommandSetScopeOutput) ToCommandSetScopeOutputWithContext(ctx context.Context) CommandSetScopeOutput {
+	return o
+}
+
+// The application whose commands these are. Default: the provider's `applicationId`.
+func (o CommandSetScopeOutput) ApplicationId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CommandSetScope) *string { return v.ApplicationId }).(pulumi.StringPtrOutput)
+}
+
+// The guild; absent: the application's global scope.
+func (o CommandSetScopeOutput) GuildId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CommandSetScope) *string { return v.GuildId }).(pulumi.StringPtrOutput)
+}
+
+type CommandSetScopeArrayOutput struct{ *pulumi.OutputState }
+
+func (CommandSetScopeArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]CommandSetScope)(nil)).Elem()
+}
+
+func (o CommandSetScopeArrayOutput) ToCommandSetScopeArrayOutput() CommandSetScopeArrayOutput {
+	return o
+}
+
+func (o CommandSetScopeArrayOutput) ToCommandSetScopeArrayOutputWithContext(ctx context.Context) CommandSetScopeArrayOutput {
+	return o
+}
+
+func (o CommandSetScopeArrayOutput) Index(i pulumi.IntInput) CommandSetScopeOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) CommandSetScope {
+		return vs[0].([]CommandSetScope)[vs[1].(int)]
+	}).(CommandSetScopeOutput)
+}
+
 // One permission overwrite: allows or denies the command to a role, a user or a channel.
 type PermissionOverwrite struct {
 	// The id of a role, user or channel; or the guild's id for @everyone (a ROLE), or the guild's id minus 1 for all channels (a CHANNEL).
@@ -688,19 +978,29 @@ func (o PermissionOverwriteArrayOutput) Index(i pulumi.IntInput) PermissionOverw
 
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*CommandDefinitionInput)(nil)).Elem(), CommandDefinitionArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CommandDefinitionArrayInput)(nil)).Elem(), CommandDefinitionArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CommandDefinitionMapInput)(nil)).Elem(), CommandDefinitionMap{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CommandOptionInput)(nil)).Elem(), CommandOptionArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CommandOptionArrayInput)(nil)).Elem(), CommandOptionArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CommandOptionChoiceInput)(nil)).Elem(), CommandOptionChoiceArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CommandOptionChoiceArrayInput)(nil)).Elem(), CommandOptionChoiceArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CommandSetPermissionsInput)(nil)).Elem(), CommandSetPermissionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CommandSetPermissionsArrayInput)(nil)).Elem(), CommandSetPermissionsArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CommandSetScopeInput)(nil)).Elem(), CommandSetScopeArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CommandSetScopeArrayInput)(nil)).Elem(), CommandSetScopeArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PermissionOverwriteInput)(nil)).Elem(), PermissionOverwriteArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PermissionOverwriteArrayInput)(nil)).Elem(), PermissionOverwriteArray{})
 	pulumi.RegisterOutputType(CommandDefinitionOutput{})
+	pulumi.RegisterOutputType(CommandDefinitionArrayOutput{})
 	pulumi.RegisterOutputType(CommandDefinitionMapOutput{})
 	pulumi.RegisterOutputType(CommandOptionOutput{})
 	pulumi.RegisterOutputType(CommandOptionArrayOutput{})
 	pulumi.RegisterOutputType(CommandOptionChoiceOutput{})
 	pulumi.RegisterOutputType(CommandOptionChoiceArrayOutput{})
+	pulumi.RegisterOutputType(CommandSetPermissionsOutput{})
+	pulumi.RegisterOutputType(CommandSetPermissionsArrayOutput{})
+	pulumi.RegisterOutputType(CommandSetScopeOutput{})
+	pulumi.RegisterOutputType(CommandSetScopeArrayOutput{})
 	pulumi.RegisterOutputType(PermissionOverwriteOutput{})
 	pulumi.RegisterOutputType(PermissionOverwriteArrayOutput{})
 }

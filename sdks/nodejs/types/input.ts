@@ -149,6 +149,46 @@ export interface CommandOptionChoiceArgs {
 }
 
 /**
+ * The permission overwrites of one command of the set in one guild (written with a user's Bearer token). The command is the guild's copy when the set is deployed to that guild, else the global one.
+ */
+export interface CommandSetPermissionsArgs {
+    /**
+     * The application of the scope that holds the command. Default: the provider's `applicationId`.
+     */
+    applicationId?: pulumi.Input<string>;
+    /**
+     * The command's name.
+     */
+    command: pulumi.Input<string>;
+    /**
+     * The guild the overwrites apply in.
+     */
+    guildId: pulumi.Input<string>;
+    /**
+     * The overwrites, at most 100.
+     */
+    permissions: pulumi.Input<pulumi.Input<inputs.PermissionOverwriteArgs>[]>;
+    /**
+     * The command's type when not CHAT_INPUT (a user command may share a slash command's name).
+     */
+    type?: pulumi.Input<number>;
+}
+
+/**
+ * A scope a command set is deployed to: a guild, or (without `guildId`) the global scope.
+ */
+export interface CommandSetScopeArgs {
+    /**
+     * The application whose commands these are. Default: the provider's `applicationId`.
+     */
+    applicationId?: pulumi.Input<string>;
+    /**
+     * The guild; absent: the application's global scope.
+     */
+    guildId?: pulumi.Input<string>;
+}
+
+/**
  * One permission overwrite: allows or denies the command to a role, a user or a channel.
  */
 export interface PermissionOverwriteArgs {

@@ -7,6 +7,7 @@ from . import _utilities
 import typing
 # Export this package's modules as members:
 from ._enums import *
+from .command_set import *
 from .global_command import *
 from .guild_command import *
 from .guild_command_permissions import *
@@ -31,6 +32,7 @@ _utilities.register(
   "mod": "index",
   "fqn": "pulumi_discord_commands",
   "classes": {
+   "discord-commands:index:CommandSet": "CommandSet",
    "discord-commands:index:GlobalCommand": "GlobalCommand",
    "discord-commands:index:GuildCommand": "GuildCommand",
    "discord-commands:index:GuildCommandPermissions": "GuildCommandPermissions",

@@ -22,6 +22,10 @@ __all__ = [
     'CommandOptionChoiceArgsDict',
     'CommandOptionArgs',
     'CommandOptionArgsDict',
+    'CommandSetPermissionsArgs',
+    'CommandSetPermissionsArgsDict',
+    'CommandSetScopeArgs',
+    'CommandSetScopeArgsDict',
     'PermissionOverwriteArgs',
     'PermissionOverwriteArgsDict',
 ]
@@ -676,6 +680,175 @@ class CommandOptionArgs:
     @required.setter
     def required(self, value: Optional[pulumi.Input[_builtins.bool]]):
         pulumi.set(self, "required", value)
+
+
+if not MYPY:
+    class CommandSetPermissionsArgsDict(TypedDict):
+        """
+        The permission overwrites of one command of the set in one guild (written with a user's Bearer token). The command is the guild's copy when the set is deployed to that guild, else the global one.
+        """
+        command: pulumi.Input[_builtins.str]
+        """
+        The command's name.
+        """
+        guild_id: pulumi.Input[_builtins.str]
+        """
+        The guild the overwrites apply in.
+        """
+        permissions: pulumi.Input[Sequence[pulumi.Input['PermissionOverwriteArgsDict']]]
+        """
+        The overwrites, at most 100.
+        """
+        application_id: NotRequired[pulumi.Input[_builtins.str]]
+        """
+        The application of the scope that holds the command. Default: the provider's `applicationId`.
+        """
+        type: NotRequired[pulumi.Input[_builtins.int]]
+        """
+        The command's type when not CHAT_INPUT (a user command may share a slash command's name).
+        """
+elif False:
+    CommandSetPermissionsArgsDict: TypeAlias = Mapping[str, Any]
+
+@pulumi.input_type
+class CommandSetPermissionsArgs:
+    def __init__(__self__, *,
+                 command: pulumi.Input[_builtins.str],
+                 guild_id: pulumi.Input[_builtins.str],
+                 permissions: pulumi.Input[Sequence[pulumi.Input['PermissionOverwriteArgs']]],
+                 application_id: Optional[pulumi.Input[_builtins.str]] = None,
+                 type: Optional[pulumi.Input[_builtins.int]] = None):
+        """
+        The permission overwrites of one command of the set in one guild (written with a user's Bearer token). The command is the guild's copy when the set is deployed to that guild, else the global one.
+        :param pulumi.Input[_builtins.str] command: The command's name.
+        :param pulumi.Input[_builtins.str] guild_id: The guild the overwrites apply in.
+        :param pulumi.Input[Sequence[pulumi.Input['PermissionOverwriteArgs']]] permissions: The overwrites, at most 100.
+        :param pulumi.Input[_builtins.str] application_id: The application of the scope that holds the command. Default: the provider's `applicationId`.
+        :param pulumi.Input[_builtins.int] type: The command's type when not CHAT_INPUT (a user command may share a slash command's name).
+        """
+        pulumi.set(__self__, "command", command)
+        pulumi.set(__self__, "guild_id", guild_id)
+        pulumi.set(__self__, "permissions", permissions)
+        if application_id is not None:
+            pulumi.set(__self__, "application_id", application_id)
+        if type is not None:
+            pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def command(self) -> pulumi.Input[_builtins.str]:
+        """
+        The command's name.
+        """
+        return pulumi.get(self, "command")
+
+    @command.setter
+    def command(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "command", value)
+
+    @_builtins.property
+    @pulumi.getter(name="guildId")
+    def guild_id(self) -> pulumi.Input[_builtins.str]:
+        """
+        The guild the overwrites apply in.
+        """
+        return pulumi.get(self, "guild_id")
+
+    @guild_id.setter
+    def guild_id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "guild_id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def permissions(self) -> pulumi.Input[Sequence[pulumi.Input['PermissionOverwriteArgs']]]:
+        """
+        The overwrites, at most 100.
+        """
+        return pulumi.get(self, "permissions")
+
+    @permissions.setter
+    def permissions(self, value: pulumi.Input[Sequence[pulumi.Input['PermissionOverwriteArgs']]]):
+        pulumi.set(self, "permissions", value)
+
+    @_builtins.property
+    @pulumi.getter(name="applicationId")
+    def application_id(self) -> Optional[pulumi.Input[_builtins.str]]:
+        """
+        The application of the scope that holds the command. Default: the provider's `applicationId`.
+        """
+        return pulumi.get(self, "application_id")
+
+    @application_id.setter
+    def application_id(self, value: Optional[pulumi.Input[_builtins.str]]):
+        pulumi.set(self, "application_id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> Optional[pulumi.Input[_builtins.int]]:
+        """
+        The command's type when not CHAT_INPUT (a user command may share a slash command's name).
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: Optional[pulumi.Input[_builtins.int]]):
+        pulumi.set(self, "type", value)
+
+
+if not MYPY:
+    class CommandSetScopeArgsDict(TypedDict):
+        """
+        A scope a command set is deployed to: a guild, or (without `guildId`) the global scope.
+        """
+        application_id: NotRequired[pulumi.Input[_builtins.str]]
+        """
+        The application whose commands these are. Default: the provider's `applicationId`.
+        """
+        guild_id: NotRequired[pulumi.Input[_builtins.str]]
+        """
+        The guild; absent: the application's global scope.
+        """
+elif False:
+    CommandSetScopeArgsDict: TypeAlias = Mapping[str, Any]
+
+@pulumi.input_type
+class CommandSetScopeArgs:
+    def __init__(__self__, *,
+                 application_id: Optional[pulumi.Input[_builtins.str]] = None,
+                 guild_id: Optional[pulumi.Input[_builtins.str]] = None):
+        """
+        A scope a command set is deployed to: a guild, or (without `guildId`) the global scope.
+        :param pulumi.Input[_builtins.str] application_id: The application whose commands these are. Default: the provider's `applicationId`.
+        :param pulumi.Input[_builtins.str] guild_id: The guild; absent: the application's global scope.
+        """
+        if application_id is not None:
+            pulumi.set(__self__, "application_id", application_id)
+        if guild_id is not None:
+            pulumi.set(__self__, "guild_id", guild_id)
+
+    @_builtins.property
+    @pulumi.getter(name="applicationId")
+    def application_id(self) -> Optional[pulumi.Input[_builtins.str]]:
+        """
+        The application whose commands these are. Default: the provider's `applicationId`.
+        """
+        return pulumi.get(self, "application_id")
+
+    @application_id.setter
+    def application_id(self, value: Optional[pulumi.Input[_builtins.str]]):
+        pulumi.set(self, "application_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="guildId")
+    def guild_id(self) -> Optional[pulumi.Input[_builtins.str]]:
+        """
+        The guild; absent: the application's global scope.
+        """
+        return pulumi.get(self, "guild_id")
+
+    @guild_id.setter
+    def guild_id(self, value: Optional[pulumi.Input[_builtins.str]]):
+        pulumi.set(self, "guild_id", value)
 
 
 if not MYPY:

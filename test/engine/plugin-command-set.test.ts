@@ -1,0 +1,175 @@
+/**
+ * `CommandSet` through the plugin (the component every language gets), from a YAML program
+ * through the real CLI against the emulator: the set deploys to a guild and the global
+ * scope with its permissions; a second `up` writes nothing; a changed definition is named
+ * with its field in `preview --diff` and costs one PATCH per scope; a definition declared
+ * twice, and a single command claiming a name the set holds in the same scope, fail the
+ * preview naming them; destroy keeps every command the stack does not manage.
+ */
+import type { RunningEmulator } from "../../emulator";
+import { DEFAULTS, startEmulator } from "../../emulator";
+import { PulumiProgram } from "../../scripts/pulumiProgram";
+import { PROJECT_ROOT } from "../../scripts/toolchain";
+import { Api } from "../emulator/helpers";
+import { commandKeys, IDS, liveCommand, livePermissions, writes } from "./lifecycle.helpers";
+
+jest.setTimeout(600_000);
+
+let emu: RunningEmulator;
+let prog: PulumiProgram;
+
+const A = IDS.guild;
+const PERMISSIONS = [{ id: IDS.role, type: 1, permission: true }];
+
+function program(kickDescription: string, extra = ""): string {
+  return `name: plugin-command-set
+runtime: yaml
+packages:
+  discord-commands: ${PROJECT_ROOT}/plugin
+resources:
+  mods:
+    type: discord-commands:CommandSet
+    properties:
+      commands:
+        - name: ban
+          description: Remove a member
+          options:
+            - type: 6
+              name: member
+              description: Who
+              required: true
+        - name: kick
+          description: ${kickDescription}
+        - type: 2
+          name: Info
+          contexts: [0]
+${extra}
+      scopes:
+        - guildId: "${A}"
+        - {}
+      permissions:
+        - guildId: "${A}"
+          command: ban
+          permissions:
+            - id: "${IDS.role}"
+              type: 1
+              permission: true
+`;
+}
+
+beforeAll(async () => {
+  emu = await startEmulator({
+    port: 0,
+    rateLimits: false,
+    config: {
+      guilds: [
+        {
+          id: A,
+          roles: [{ id: DEFAULTS.managerRoleId, permissions: String((1n << 5n) | (1n << 28n)) }],
+          channels: [{ id: DEFAULTS.channelId }],
+          members: [{ userId: DEFAULTS.userId, roles: [DEFAULTS.managerRoleId] }],
+          authorizedApplications: [DEFAULTS.applicationId],
+        },
+      ],
+    },
+  });
+  const api = new Api(emu);
+  const other = await api.post(`${api.guild}/commands`, { name: "not-ours", description: "x" });
+  expect(other.status).toBe(201);
+  prog = new PulumiProgram("plugin-command-set", { "Pulumi.yaml": program("Kick a member") });
+  await prog.stack("dev");
+  await prog.ok([
+    "config",
+    "set-all",
+    "--plaintext",
+    `discord-commands:apiUrl=${emu.url}`,
+    "--plaintext",
+    `discord-commands:applicationId=${emu.applicationId}`,
+    "--secret",
+    `discord-commands:botToken=${emu.botToken}`,
+    "--secret",
+    `discord-commands:bearerToken=${emu.userBearerToken}`,
+  ]);
+});
+
+afterAll(async () => {
+  prog?.cleanup();
+  await emu?.close();
+});
+
+test("the set deploys to the guild and the global scope with its permissions; a second up writes nothing", async () => {
+  emu.control.resetLog();
+  await prog.up();
+  expect(commandKeys(emu)).toEqual(
+    [
+      `${A} 1 ban`,
+      `${A} 1 kick`,
+      `${A} 2 Info`,
+      `${A} 1 not-ours`,
+      "global 1 ban",
+      "global 1 kick",
+      "global 2 Info",
+    ].sort(),
+  );
+  const ban = liveCommand(emu, "ban", A);
+  expect(livePermissions(emu, ban.id)).toEqual(PERMISSIONS);
+  expect(liveCommand(emu, "Info", "global", 2)["contexts"]).toEqual([0]);
+  expect(writes(emu)).toEqual(
+    [
+      `PUT bulkOverwriteGlobalCommands commands 200`,
+      `PUT bulkOverwriteGuildCommands guild:${A} commands 200`,
+      `PUT editCommandPermissions guild:${A} permissions:${ban.id} 200`,
+    ].sort(),
+  );
+  emu.control.resetLog();
+  await prog.up();
+  expect(writes(emu)).toEqual([]);
+});
+
+test("a changed definition: the preview names command and field; one PATCH per scope", async () => {
+  prog.write({ "Pulumi.yaml": program("Kick someone out") });
+  const preview = await prog.ok(["preview", "--diff", "--non-interactive"]);
+  // Per scope: the command and the field, nothing else (the permissions keep their command).
+  const change =
+    /~ commands: \{\s+~ kick: \{\s+~ description: "Kick a member" => "Kick someone out"/g;
+  expect(preview.stdout.match(change)?.length).toBe(2);
+  expect(await prog.previewSummary()).toEqual({ same: 3, update: 2 });
+  emu.control.resetLog();
+  await prog.up();
+  expect(writes(emu)).toEqual(
+    [
+      `PATCH editGlobalCommand command:${liveCommand(emu, "kick").id} 200`,
+      `PATCH editGuildCommand guild:${A} command:${liveCommand(emu, "kick", A).id} 200`,
+    ].sort(),
+  );
+});
+
+test("bad input fails the preview naming the set or the resources", async () => {
+  prog.write({
+    "Pulumi.yaml": program(
+      "Kick someone out",
+      "        - name: kick\n          description: Again",
+    ),
+  });
+  const twice = await prog.run(["preview", "--non-interactive"]);
+  expect(twice.code).not.toBe(0);
+  expect(twice.stdout + twice.stderr).toMatch(
+    /command set 'mods': commands\[3\] declares 'kick' \(type 1\) a second time/,
+  );
+  const single = program("Kick someone out").replace(
+    "resources:\n",
+    `resources:\n  lone-kick:\n    type: discord-commands:GuildCommand\n    properties:\n      guildId: "${A}"\n      name: kick\n      description: Mine\n`,
+  );
+  prog.write({ "Pulumi.yaml": single });
+  const claimed = await prog.run(["preview", "--non-interactive"]);
+  expect(claimed.code).not.toBe(0);
+  expect(claimed.stdout + claimed.stderr).toMatch(
+    /'lone-kick'.*mods-1300000000000000002 commands\["kick"\]|mods-1300000000000000002 commands\["kick"\].*'lone-kick'/,
+  );
+});
+
+test("destroy removes the set's commands and keeps the others", async () => {
+  prog.write({ "Pulumi.yaml": program("Kick someone out") });
+  await prog.destroy();
+  expect(commandKeys(emu)).toEqual([`${A} 1 not-ours`]);
+});

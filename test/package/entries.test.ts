@@ -1,0 +1,70 @@
+/**
+ * The package's entries: a program that imports `pulumi-discord-commands` loads no
+ * emulator code (the emulator is `pulumi-discord-commands/emulator`), and every entry,
+ * bin and type file that package.json names is built from a source file that exists.
+ */
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+const ROOT = path.join(__dirname, "..", "..");
+
+interface PackageJson {
+  readonly main: string;
+  readonly types: string;
+  readonly bin: Record<string, string>;
+  readonly exports: Record<string, string | Record<string, string>>;
+}
+
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as PackageJson;
+
+/** The modules of this repository that requiring `entry` (a source file) loads. */
+function loadedBy(entry: string): string[] {
+  const script = `
+    require(${JSON.stringify(path.join(ROOT, entry))});
+    const root = ${JSON.stringify(ROOT + path.sep)};
+    const mine = Object.keys(require.cache)
+      .filter((k) => k.startsWith(root) && !k.includes("node_modules"))
+      .map((k) => k.slice(root.length));
+    process.stdout.write(JSON.stringify(mine));
+  `;
+  const res = spawnSync(
+    process.execPath,
+    ["-r", require.resolve("ts-node/register/transpile-only"), "-e", script],
+    { cwd: ROOT, encoding: "utf8", timeout: 60_000 },
+  );
+  if (res.status !== 0) throw new Error(`node failed: ${res.stderr}`);
+  return JSON.parse(res.stdout) as string[];
+}
+
+/** The source file a built file comes from: dist/x/y.js or .d.ts -> x/y.ts. */
+function sourceOf(built: string): string {
+  return built
+    .replace(/^\.\//, "")
+    .replace(/^dist\//, "")
+    .replace(/(\.d)?\.(ts|js)$/, ".ts");
+}
+
+test("importing the package loads no emulator module", () => {
+  const loaded = loadedBy("index.ts");
+  expect(loaded).toContain(path.join("sdk", "index.ts"));
+  expect(loaded.filter((f) => f.startsWith(`emulator${path.sep}`))).toEqual([]);
+});
+
+test("the emulator entry loads the emulator", () => {
+  const loaded = loadedBy(path.join("emulator", "index.ts"));
+  expect(loaded).toContain(path.join("emulator", "server.ts"));
+});
+
+test("the exports map: the package, the emulator, and every file it names has a source", () => {
+  const files: string[] = [];
+  for (const [key, target] of Object.entries(pkg.exports)) {
+    if (key.includes("*") || key === "./package.json") continue;
+    files.push(...(typeof target === "string" ? [target] : Object.values(target)));
+  }
+  expect(Object.keys(pkg.exports)).toEqual(expect.arrayContaining([".", "./emulator"]));
+  expect(pkg.exports["."]).toEqual({ types: `./${pkg.types}`, default: `./${pkg.main}` });
+  files.push(pkg.main, pkg.types, ...Object.values(pkg.bin));
+  for (const f of files)
+    expect([f, fs.existsSync(path.join(ROOT, sourceOf(f)))]).toEqual([f, true]);
+});
