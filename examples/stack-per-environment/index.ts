@@ -1,25 +1,39 @@
 /**
- * One command set, two environments. The stack's config decides where it goes:
- *  - `guildId` set (Pulumi.dev.yaml): guild commands in that test guild, which take
- *    effect in the guild at once;
- *  - `guildId` not set (Pulumi.prod.yaml): global commands, in every guild that added
- *    the application.
+ * One command set, two environments, and promotion from one to the other.
+ *
+ * Every command is declared once, with the stage it has reached:
+ *  - `stage: "dev"` while it is developed: the `dev` stack deploys it as a guild command
+ *    of the test guild (`guildId`), where it takes effect at once;
+ *  - `stage: "prod"` once promoted: the `prod` stack deploys it globally (every guild that
+ *    added the application, and DMs), and the `dev` stack no longer does, so the test
+ *    guild lists it once (the global copy), never twice.
+ * The stack's config (`stage`, Pulumi.dev.yaml / Pulumi.prod.yaml) says which stage it
+ * deploys. Promotion is a one-word edit, then `up` on prod, then `up` on dev (README.md).
  * The credentials come from stack config too (`discord:applicationId`, and the secret
  * `discord:botToken`), read by the provider; the program never sees the token.
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as discord from "pulumi-discord-commands";
 
+type Stage = "dev" | "prod";
+
 const config = new pulumi.Config();
-const guildId = config.get("guildId");
+const stage = config.require("stage");
+if (stage !== "dev" && stage !== "prod") {
+  throw new pulumi.RunError(`config 'stage' is '${stage}': say "dev" or "prod"`);
+}
+// Only the dev stack needs a guild: prod deploys to the global scope.
+const guildId = stage === "dev" ? config.require("guildId") : undefined;
 
-/** A command's fields that both scopes accept (a guild command's arguments, less the guild). */
-type CommandSpec = Omit<discord.GuildCommandArgs, "guildId">;
+/** A command's definition and the stage it has reached. */
+type StagedCommand = discord.CommandDefinition & { stage: Stage };
 
-// The command set, written once. The keys are the Pulumi resource names.
-const commandSet: Record<string, CommandSpec> = {
-  ping: { name: "ping", description: "Check that the bot is alive" },
-  weather: {
+// The command set, written once for both stacks.
+const commands: StagedCommand[] = [
+  { stage: "prod", name: "ping", description: "Check that the bot is alive" },
+  { stage: "prod", type: discord.CommandType.MESSAGE, name: "Translate" },
+  {
+    stage: "dev",
     name: "weather",
     description: "Today's weather",
     options: [
@@ -41,18 +55,19 @@ const commandSet: Record<string, CommandSpec> = {
       },
     ],
   },
-  translate: { type: discord.CommandType.MESSAGE, name: "Translate" },
-};
+];
 
-const commands = Object.entries(commandSet).map(([resourceName, spec]) =>
-  guildId === undefined
-    ? new discord.GlobalCommand(resourceName, spec)
-    : new discord.GuildCommand(resourceName, { ...spec, guildId }),
-);
+/** The definitions this stack deploys: its stage's, without the `stage` marker. */
+const deployed: discord.CommandDefinition[] = commands
+  .filter((c) => c.stage === stage)
+  .map(({ stage: _stage, ...definition }) => definition);
 
-/** Where this stack deployed the set. */
+const set = new discord.CommandSet("commands", {
+  commands: deployed,
+  scopes: [guildId === undefined ? {} : { guildId }],
+});
+
+/** Where this stack deployed its stage of the set. */
 export const scope = guildId === undefined ? "global" : `guild ${guildId}`;
-/** Command name -> id, as the service assigned them. */
-export const commandIds = pulumi
-  .all(commands.map((c) => pulumi.all([c.name, c.commandId])))
-  .apply((pairs) => Object.fromEntries(pairs));
+/** Command key (the name; `message:Translate` for the context menu) -> id, as the service assigned them. */
+export const commandIds = set.commandIds.apply((byScope) => Object.values(byScope)[0] ?? {});

@@ -1,7 +1,9 @@
 /**
- * examples/stack-per-environment through the CLI: one program, two stacks. The committed
- * Pulumi.dev.yaml sends the set to a test guild, Pulumi.prod.yaml globally; the bot token
- * is set as a secret and must be encrypted in the stack file and absent from the state.
+ * examples/stack-per-environment through the CLI: one program, one `CommandSet`
+ * declaration, two stacks. The committed Pulumi.dev.yaml sends the commands in development
+ * (`stage: "dev"`) to a test guild, Pulumi.prod.yaml the promoted ones globally; the bot
+ * token is set as a secret and must be encrypted in the stack file and absent from the
+ * state. The promotion flow itself is test/engine/promotion.test.ts.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -11,10 +13,11 @@ import { emulator, exampleProgram, liveCommands, setConfig } from "./helpers";
 
 jest.setTimeout(300_000);
 
-const SET = [
+/** `[name, type]` of the commands each stage holds in the committed program. */
+const DEV = [["weather", 1]];
+const PROD = [
   ["Translate", 3],
   ["ping", 1],
-  ["weather", 1],
 ];
 
 describe("examples/stack-per-environment", () => {
@@ -47,27 +50,33 @@ describe("examples/stack-per-environment", () => {
     expect(file).toMatch(/discord:botToken:\n\s+secure: v1:/);
     expect(file).not.toContain(emu.botToken);
     expect(file).toContain(`discord-stack-per-environment:guildId: "${emu.guildId}"`);
+    expect(file).toContain("discord-stack-per-environment:stage: dev");
   });
 
-  test("the dev stack deploys the set as guild commands of the test guild", async () => {
+  test("the dev stack deploys the commands in development as guild commands of the test guild", async () => {
     await prog.up();
     const live = liveCommands(emu);
-    expect(live.map((c) => [c.name, c.type ?? 1]).sort()).toEqual(SET);
+    expect(live.map((c) => [c.name, c.type ?? 1]).sort()).toEqual(DEV);
     expect(live.every((c) => c.guild_id === emu.guildId)).toBe(true);
     const outputs = await prog.outputs();
     expect(outputs["scope"]).toBe(`guild ${emu.guildId}`);
-    expect(Object.keys(outputs["commandIds"] as object).sort()).toEqual(SET.map(([n]) => n));
+    expect(Object.keys(outputs["commandIds"] as object)).toEqual(["weather"]);
     expect(fs.readFileSync(prog.stateFile("dev"), "utf8")).not.toContain(emu.botToken);
   });
 
-  test("the prod stack deploys the same set as global commands", async () => {
+  test("the prod stack deploys the promoted commands globally: the test guild lists none twice", async () => {
     await prepare("prod");
     await prog.up();
     const live = liveCommands(emu);
     const global = live.filter((c) => c.guild_id === undefined);
-    expect(global.map((c) => [c.name, c.type ?? 1]).sort()).toEqual(SET);
-    expect(live.filter((c) => c.guild_id === emu.guildId)).toHaveLength(SET.length);
-    expect((await prog.outputs())["scope"]).toBe("global");
+    expect(global.map((c) => [c.name, c.type ?? 1]).sort()).toEqual(PROD);
+    expect(live.filter((c) => c.guild_id === emu.guildId).map((c) => c.name)).toEqual(["weather"]);
+    const outputs = await prog.outputs();
+    expect(outputs["scope"]).toBe("global");
+    expect(Object.keys(outputs["commandIds"] as object).sort()).toEqual([
+      "message:Translate",
+      "ping",
+    ]);
     expect(fs.readFileSync(prog.stateFile("prod"), "utf8")).not.toContain(emu.botToken);
   });
 
