@@ -18,6 +18,7 @@
  *
  *   npm run bench          (about 5 minutes: per-command creates wait on the rate limit)
  *   npm run bench -- --plugin   (the plugin's bulk row from a YAML program, about 30 s)
+ *   npm run bench -- --scale [--python]   (1,100 commands in command sets: scripts/benchScale.ts)
  *
  * Needs `npm run setup` first (the engine runs dist/).
  */
@@ -449,6 +450,11 @@ interface StateResource {
 }
 
 async function main(): Promise<void> {
+  if (process.argv.includes("--scale")) {
+    // Command sets at scale (scripts/benchScale.ts).
+    await (await import("./benchScale")).main();
+    return;
+  }
   const rows: Row[] = [];
   log(
     `${PER_SCOPE} global + ${PER_SCOPE} guild commands; 5 other commands live (2 global, 3 guild)`,

@@ -455,7 +455,10 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
           });
         }
       }
-      if (failures.length === 0) failures.push(...(await capFailures(olds, inputs)));
+      // The caps can only be passed by commands this check adds: a no-op preview reads nothing.
+      const before = definitions(olds);
+      const grows = Object.keys(commands).some((key) => before[key] === undefined);
+      if (failures.length === 0 && grows) failures.push(...(await capFailures(olds, inputs)));
       return { inputs, failures };
     },
 

@@ -252,6 +252,46 @@ describe("ScopeCommands", () => {
     expect(String(err)).toMatch(/guild 999999999999999999/);
   });
 
+  test("a PUT whose answer is lost after the service applied it: the next up ends with exactly the declared commands", async () => {
+    const p = await fresh();
+    const other = await seedOther("not-ours");
+    emu.control.setFaults({
+      rules: [
+        {
+          route: "bulkOverwriteGuildCommands",
+          action: { type: "drop" },
+          phase: "after",
+          times: 10,
+        },
+      ],
+    });
+    await rejection(p.create(guildInputs(set(["a", "b", "c"]))));
+    emu.control.clearFaults();
+    // The engine recorded nothing: the next `up` creates the resource again.
+    const q = await nextDeployment();
+    emu.control.resetLog();
+    const { outs } = await q.create(guildInputs(set(["a", "b", "c"])));
+    expect(writes(emu)).toEqual([]); // already as declared: taken over
+    expect(
+      liveGuild()
+        .map((c) => c["name"])
+        .sort(),
+    ).toEqual(["a", "b", "c", "not-ours"]);
+    expect(liveGuild().find((c) => c["id"] === other["id"])).toBeDefined();
+    expect(Object.keys(outs["commandIds"] as object).sort()).toEqual(["a", "b", "c"]);
+  });
+
+  test("check reads the scope only when commands are added (a no-op preview reads nothing)", async () => {
+    const p = await fresh();
+    const created = await p.create(guildInputs(set(["a", "b"])));
+    const q = await nextDeployment();
+    emu.control.resetLog();
+    await q.check(created.outs, guildInputs(set(["a", "b"], () => ({ description: "Edited" }))));
+    expect(requests(emu).length).toBe(0);
+    await q.check(created.outs, guildInputs(set(["a", "b", "c"])));
+    expect(requests(emu, "GET").length).toBe(1);
+  });
+
   test("import by id: every command of the scope comes under management", async () => {
     const p = await fresh();
     await seedOther("one");

@@ -1,0 +1,288 @@
+/**
+ * `npm run bench -- --scale`: command sets at scale, through the real CLI against the
+ * emulator's realistic rate limits, side by side in one run (not a test; prints figures).
+ *
+ * 1,100 commands: one `CommandSet` of 100 definitions deployed to the global scope and 10
+ * guilds (one unmanaged command already in each scope), from a TypeScript program (the
+ * dynamic resources) and, with `--python`, from a Python program through the plugin:
+ *  - `up` from empty, with the engine's default parallelism: wall time, requests, 429s,
+ *    the provider process's peak RSS, and where the time went;
+ *  - a no-op `preview --refresh` against that of 1,100 no-op dynamic resources, and its
+ *    list GETs;
+ *  - one definition changed: its writes;
+ *  - one guild added: wall time and writes;
+ *  - the state's bytes per command.
+ */
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { startEmulator } from "../emulator";
+import type { RunningEmulator } from "../emulator";
+import { CommandsApi } from "../provider/client";
+import { PulumiProgram } from "./pulumiProgram";
+import { PROJECT_ROOT } from "./toolchain";
+
+const DEFINITIONS = 100;
+const GUILDS = Array.from({ length: 11 }, (_, i) => `14000000000000000${String(i + 10)}`);
+const APP = "1300000000000000001";
+const RUN_LIMIT_MS = 20 * 60_000;
+const UP = ["up", "--yes", "--non-interactive", "--skip-preview"];
+const PREVIEW_REFRESH = ["preview", "--refresh", "--non-interactive"];
+
+function log(line: string): void {
+  process.stdout.write(`[scale] ${line}\n`);
+}
+
+/** The TypeScript program: one set, `guilds` guild scopes plus the global scope. */
+function tsProgram(guilds: number, changed: boolean): string {
+  return `
+import * as discord from "pulumi-discord-commands";
+const commands = Array.from({ length: ${DEFINITIONS} }, (_, i) => ({
+  name: \`cmd\${i}\`,
+  description: i === 0 && ${changed} ? "Changed text" : \`Command \${i}\`,
+  options: [{ type: discord.OptionType.STRING, name: "text", description: "Some text" }],
+}));
+new discord.CommandSet("scale", {
+  commands,
+  scopes: [{}, ...${JSON.stringify(GUILDS.slice(0, guilds))}.map((guildId) => ({ guildId }))],
+});
+`;
+}
+
+const noopProgram = `
+import * as pulumi from "@pulumi/pulumi";
+const provider: pulumi.dynamic.ResourceProvider = {
+  async create() {
+    return { id: "noop", outs: {} };
+  },
+};
+for (let i = 0; i < 1100; i++) new pulumi.dynamic.Resource(provider, \`noop-\${i}\`, {}, undefined, "Noop");
+`;
+
+/** The Python program of the same set, through the plugin's generated SDK. */
+function pyProgram(guilds: number): string {
+  return `import pulumi_discord_commands as discord
+
+commands = [
+    discord.CommandDefinitionArgs(
+        name=f"cmd{i}",
+        description=f"Command {i}",
+        options=[discord.CommandOptionArgs(type=3, name="text", description="Some text")],
+    )
+    for i in range(${DEFINITIONS})
+]
+scopes = [discord.CommandSetScopeArgs()] + [
+    discord.CommandSetScopeArgs(guild_id=g) for g in ${JSON.stringify(GUILDS.slice(0, guilds))}
+]
+discord.CommandSet("scale", commands=commands, scopes=scopes)
+`;
+}
+
+async function scaleEmulator(): Promise<RunningEmulator> {
+  const emu = await startEmulator({
+    port: 0,
+    rateLimits: false,
+    config: {
+      guilds: GUILDS.map((id) => ({ id, authorizedApplications: [APP] })),
+    },
+  });
+  // One command of another tool in every scope: each must survive.
+  const api = new CommandsApi({ apiUrl: emu.apiUrl, botToken: emu.botToken });
+  await api.createGlobalCommand(APP, { name: "not-ours", description: "Another tool's" });
+  for (const g of GUILDS) {
+    await api.createGuildCommand(APP, g, { name: "not-ours", description: "Another tool's" });
+  }
+  await api.close();
+  emu.control.setRateLimits(true);
+  emu.control.resetLog();
+  return emu;
+}
+
+/** Peak RSS (MB) of the processes whose command line matches, sampled every 100 ms. */
+function rssSampler(pattern: RegExp): { stop: () => number } {
+  let peak = 0;
+  const timer = setInterval(() => {
+    try {
+      const out = execFileSync("ps", ["-eo", "rss=,args="], { encoding: "utf8" });
+      for (const line of out.split("\n")) {
+        const m = /^\s*(\d+)\s+(.*)$/.exec(line);
+        if (m && pattern.test(m[2] ?? "")) peak = Math.max(peak, Number(m[1]) / 1024);
+      }
+    } catch {
+      // ps unavailable for a moment: skip the sample
+    }
+  }, 100);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return peak;
+    },
+  };
+}
+
+interface RunFigures {
+  seconds: number;
+  requests: number;
+  writes: number;
+  listGets: number;
+  limited: number;
+  /** First to last request (ms): the provider's share of the wall time. */
+  providerSpanMs: number;
+  /** Sum of the gaps over 1 s between consecutive requests inside that span (ms). */
+  idleMs: number;
+}
+
+async function run(
+  emu: RunningEmulator,
+  prog: PulumiProgram,
+  label: string,
+  args: string[],
+): Promise<RunFigures> {
+  emu.control.resetLog();
+  log(`${label}: pulumi ${args.join(" ")} ...`);
+  const t0 = performance.now();
+  const res = await prog.run(args, { echo: false, timeoutMs: RUN_LIMIT_MS });
+  const seconds = (performance.now() - t0) / 1000;
+  if (res.code !== 0) throw new Error(`${label} failed:\n${res.stdout}\n${res.stderr}`);
+  const entries = emu.requestLog();
+  const times = entries.map((e) => Date.parse(e.time)).sort((a, b) => a - b);
+  let idleMs = 0;
+  for (let i = 1; i < times.length; i++) {
+    const gap = (times[i] ?? 0) - (times[i - 1] ?? 0);
+    if (gap > 1000) idleMs += gap;
+  }
+  const figures: RunFigures = {
+    seconds,
+    requests: entries.length,
+    writes: entries.filter((e) => e.method !== "GET").length,
+    listGets: entries.filter(
+      (e) => e.route === "listGlobalCommands" || e.route === "listGuildCommands",
+    ).length,
+    limited: entries.filter((e) => e.status === 429).length,
+    providerSpanMs: times.length > 1 ? (times.at(-1) ?? 0) - (times[0] ?? 0) : 0,
+    idleMs,
+  };
+  log(
+    `${label}: ${seconds.toFixed(1)} s, ${figures.requests} requests (${figures.writes} writes, ` +
+      `${figures.listGets} list GETs), 429s ${figures.limited}`,
+  );
+  return figures;
+}
+
+function kept(emu: RunningEmulator): number {
+  return emu.control.commands().filter((c) => c["name"] === "not-ours").length;
+}
+
+async function typescriptScale(): Promise<string[]> {
+  const emu = await scaleEmulator();
+  const prog = new PulumiProgram("bench-scale-ts", { "index.ts": tsProgram(10, false) });
+  const link = path.join(prog.dir, "node_modules", "pulumi-discord-commands");
+  fs.mkdirSync(path.dirname(link), { recursive: true });
+  fs.symlinkSync(PROJECT_ROOT, link, "dir");
+  const noop = new PulumiProgram("bench-scale-noop", { "index.ts": noopProgram });
+  try {
+    await prog.stack("bench");
+    await prog.ok([
+      "config",
+      "set-all",
+      "--plaintext",
+      `discord:apiUrl=${emu.url}`,
+      "--plaintext",
+      `discord:applicationId=${APP}`,
+      "--secret",
+      `discord:botToken=${emu.botToken}`,
+    ]);
+    const rss = rssSampler(/dynamic-provider/);
+    const up = await run(emu, prog, "TypeScript, 1,100 commands: up from empty", UP);
+    const peakMb = rss.stop();
+    const live = emu.control.commands().length;
+    const stateBytes = fs.statSync(prog.stateFile("bench")).size;
+    const preview = await run(emu, prog, "no-op preview --refresh", PREVIEW_REFRESH);
+
+    await noop.stack("bench");
+    await noop.ok(UP);
+    log("1,100 no-op dynamic resources: preview --refresh ...");
+    const n0 = performance.now();
+    await noop.ok(PREVIEW_REFRESH);
+    const noopPreview = (performance.now() - n0) / 1000;
+    log(`1,100 no-op dynamic resources: preview --refresh ${noopPreview.toFixed(1)} s`);
+
+    prog.write({ "index.ts": tsProgram(10, true) });
+    const change = await run(emu, prog, "one definition changed", UP);
+    prog.write({ "index.ts": tsProgram(11, true) });
+    const added = await run(emu, prog, "one guild added", UP);
+    return [
+      `TypeScript (dynamic resources), CommandSet of ${DEFINITIONS} to the global scope + 10 guilds (${live - 11} commands live, ${kept(emu)}/12 others kept):`,
+      `  up from empty: ${up.seconds.toFixed(1)} s (goal <= 30), ${up.requests} requests (${up.writes} writes), 429s ${up.limited}; ` +
+        `provider process peak RSS ${peakMb.toFixed(0)} MB (goal <= 400)`,
+      `    where the time went: ${(up.providerSpanMs / 1000).toFixed(1)} s from the first request to the last ` +
+        `(${(up.idleMs / 1000).toFixed(1)} s of it in gaps over 1 s: waiting on the engine or a rate limit; 0 429s), ` +
+        `${(up.seconds - up.providerSpanMs / 1000).toFixed(1)} s engine and program before and after`,
+      `  no-op preview --refresh: ${preview.seconds.toFixed(1)} s vs 1,100 no-op dynamic resources ${noopPreview.toFixed(1)} s = ` +
+        `${(preview.seconds / noopPreview).toFixed(2)}x (goal <= 1.5x); list GETs ${preview.listGets} (goal 11), writes ${preview.writes}`,
+      `  one definition changed: ${change.seconds.toFixed(1)} s, writes ${change.writes} (one per scope: 11), requests ${change.requests}`,
+      `  one guild added (100 commands): ${added.seconds.toFixed(1)} s (goal <= 5), writes ${added.writes}, requests ${added.requests}`,
+      `  state: ${stateBytes} bytes for ${live - 11} commands = ${(stateBytes / (live - 11)).toFixed(0)} bytes per command (goal <= 3,072)`,
+    ];
+  } finally {
+    prog.cleanup();
+    noop.cleanup();
+    await emu.close();
+  }
+}
+
+async function pythonScale(): Promise<string[]> {
+  // The generated SDK into setup's venv, as plugin-python's test installs it.
+  const venv = path.join(PROJECT_ROOT, ".work", "venv");
+  execFileSync(
+    path.join(venv, "bin", "pip"),
+    ["install", "--no-deps", "--quiet", path.join(PROJECT_ROOT, "sdks", "python")],
+    { stdio: "inherit" },
+  );
+  const emu = await scaleEmulator();
+  const prog = new PulumiProgram("bench-scale-py", {
+    "Pulumi.yaml": [
+      "name: bench-scale-py",
+      "runtime:",
+      "  name: python",
+      "  options:",
+      `    virtualenv: ${venv}`,
+      "packages:",
+      `  discord-commands: ${path.join(PROJECT_ROOT, "plugin")}`,
+      "",
+    ].join("\n"),
+    "__main__.py": pyProgram(10),
+  });
+  try {
+    await prog.stack("bench");
+    await prog.ok([
+      "config",
+      "set-all",
+      "--plaintext",
+      `discord-commands:apiUrl=${emu.url}`,
+      "--plaintext",
+      `discord-commands:applicationId=${APP}`,
+      "--secret",
+      `discord-commands:botToken=${emu.botToken}`,
+    ]);
+    const rss = rssSampler(/plugin\/index\.js|dist\/provider\/plugin/);
+    const up = await run(emu, prog, "Python (plugin), 1,100 commands: up from empty", UP);
+    const peakMb = rss.stop();
+    const live = emu.control.commands().length;
+    const stateBytes = fs.statSync(prog.stateFile("bench")).size;
+    return [
+      `Python (plugin), the same set (${live - 11} commands live, ${kept(emu)}/12 others kept):`,
+      `  up from empty: ${up.seconds.toFixed(1)} s, ${up.requests} requests (${up.writes} writes), 429s ${up.limited}; ` +
+        `plugin process peak RSS ${peakMb.toFixed(0)} MB; state ${(stateBytes / (live - 11)).toFixed(0)} bytes per command`,
+    ];
+  } finally {
+    prog.cleanup();
+    await emu.close();
+  }
+}
+
+export async function main(): Promise<void> {
+  const lines = await typescriptScale();
+  if (process.argv.includes("--python")) lines.push(...(await pythonScale()));
+  process.stdout.write(`\n${lines.join("\n")}\n`);
+}
