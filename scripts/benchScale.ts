@@ -130,6 +130,12 @@ interface RunFigures {
   providerSpanMs: number;
   /** Sum of the gaps over 1 s between consecutive requests inside that span (ms). */
   idleMs: number;
+  /**
+   * Per bulk overwrite, ms from the arrival of the list GET it was built from (the scope's
+   * last list before it) to the PUT's arrival: the window in which another writer's new
+   * command could be lost. The largest.
+   */
+  windowMs: number;
 }
 
 async function run(
@@ -151,7 +157,19 @@ async function run(
     const gap = (times[i] ?? 0) - (times[i - 1] ?? 0);
     if (gap > 1000) idleMs += gap;
   }
+  let windowMs = 0;
+  const lastList = new Map<string, number>();
+  for (const e of entries) {
+    const scope = e.path.replace(/\/commands.*$/, "");
+    if (e.route === "listGlobalCommands" || e.route === "listGuildCommands") {
+      lastList.set(scope, Date.parse(e.time));
+    } else if (e.method === "PUT" && e.route?.startsWith("bulkOverwrite")) {
+      const listed = lastList.get(scope);
+      if (listed !== undefined) windowMs = Math.max(windowMs, Date.parse(e.time) - listed);
+    }
+  }
   const figures: RunFigures = {
+    windowMs,
     seconds,
     requests: entries.length,
     writes: entries.filter((e) => e.method !== "GET").length,
@@ -222,6 +240,7 @@ async function typescriptScale(): Promise<string[]> {
         `${(preview.seconds / noopPreview).toFixed(2)}x (goal <= 1.5x); list GETs ${preview.listGets} (goal 11), writes ${preview.writes}`,
       `  one definition changed: ${change.seconds.toFixed(1)} s, writes ${change.writes} (one per scope: 11), requests ${change.requests}`,
       `  one guild added (100 commands): ${added.seconds.toFixed(1)} s (goal <= 5), writes ${added.writes}, requests ${added.requests}`,
+      `  overwrite window (list GET to its PUT, largest): ${up.windowMs} ms in the up from empty, ${added.windowMs} ms when a guild was added`,
       `  state: ${stateBytes} bytes for ${live - 11} commands = ${(stateBytes / (live - 11)).toFixed(0)} bytes per command (goal <= 3,072)`,
     ];
   } finally {

@@ -99,6 +99,57 @@ discord.GlobalCommand(
   expect(ex.writes()).toEqual([]);
 });
 
+test("a CommandSet from Python: one declaration to the guild and the global scope, permissions by name", async () => {
+  ex.prog.write({
+    "__main__.py": `${ex.files["__main__.py"] ?? ""}
+discord.CommandSet(
+    "utility",
+    commands=[
+        discord.CommandDefinitionArgs(name="help", description="How to use the bot"),
+        discord.CommandDefinitionArgs(name="about", description="About the bot", contexts=[0]),
+    ],
+    scopes=[discord.CommandSetScopeArgs(guild_id=guild_id), discord.CommandSetScopeArgs()],
+    permissions=[
+        discord.CommandSetPermissionsArgs(
+            guild_id=guild_id,
+            command="help",
+            permissions=[
+                discord.PermissionOverwriteArgs(
+                    id=moderator_role_id, type=discord.PermissionType.ROLE, permission=True
+                )
+            ],
+        )
+    ],
+)
+`,
+  });
+  ex.emu.control.resetLog();
+  await ex.prog.up();
+  const named = (name: string) => ex.emu.control.commands().filter((c) => c["name"] === name);
+  expect(
+    named("help")
+      .map((c) => c["guild_id"] ?? "global")
+      .sort(),
+  ).toEqual([IDS.guild, "global"].sort());
+  expect(named("about").find((c) => c["guild_id"] === undefined)?.["contexts"]).toEqual([0]);
+  const guildHelp = named("help").find((c) => c["guild_id"] === IDS.guild);
+  expect(ex.livePermissions(guildHelp?.["id"])).toEqual([
+    { id: IDS.role, type: 1, permission: true },
+  ]);
+  // One bulk overwrite per scope, and the permissions.
+  expect(
+    ex
+      .writes()
+      .map((w) => w.route)
+      .sort(),
+  ).toEqual(
+    ["bulkOverwriteGlobalCommands", "bulkOverwriteGuildCommands", "editCommandPermissions"].sort(),
+  );
+  ex.emu.control.resetLog();
+  await ex.prog.up();
+  expect(ex.writes()).toEqual([]);
+});
+
 test("destroy keeps every command the stack does not manage", async () => {
   ex.prog.write({ "__main__.py": ex.files["__main__.py"] ?? "" });
   await ex.prog.destroy();
