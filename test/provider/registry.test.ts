@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { GlobalCommand, GuildCommand } from "../../sdk/resources";
-import { claimName, releaseGroups, resetRegistry } from "../../sdk/registry";
+import { claimCommands, claimName, releaseGroups, resetRegistry } from "../../sdk/registry";
 import { useEchoMocks } from "../helpers/pulumiMocks";
 
 const APP = "1300000000000000001";
@@ -84,6 +84,35 @@ describe("program-wide checks", () => {
     claim("pending", "ping", { guild: unknownGuild });
     const known = await settle(claim("known", "pong", { guild: GUILD }));
     expect(known).toEqual({ value: "pong" });
+  });
+
+  test("a whole scope's claims (ScopeCommands) meet single commands: duplicates and caps", async () => {
+    const list = (n: number, prefix: string) =>
+      Array.from({ length: n }, (_, i) => ({
+        key: `${prefix}${i}`,
+        type: 1,
+        name: `${prefix}${i}`,
+      }));
+    const [set, single] = await Promise.all([
+      settle(
+        claimCommands("mods-guild", APP, GUILD, [
+          ...list(99, "c"),
+          { key: "ping", type: 1, name: "ping" },
+        ]),
+      ),
+      settle(claim("lone", "ping", { guild: GUILD })),
+    ]);
+    // One name twice: both sides name both resources.
+    expect(set.value).toContain(`'mods-guild commands["ping"]'`);
+    expect(set.value).toContain("'lone'");
+    expect(single.error).toContain(`'mods-guild commands["ping"]'`);
+    // 100 in the set plus the single one: 101 CHAT_INPUT commands in the guild.
+    expect(set.value).toMatch(/101 CHAT_INPUT commands in guild .*\(the limit is 100\)/);
+    // A set alone, within the caps: no problem.
+    resetRegistry();
+    expect(await settle(claimCommands("ok", APP, OTHER_GUILD, list(100, "d")))).toEqual({
+      value: undefined,
+    });
   });
 
   describe("the order claims are handed to the engine", () => {
