@@ -18,7 +18,7 @@ import { DeploymentClaims } from "../resources/claims";
 import type { CheckFailure } from "../resources/commandLifecycle";
 import { commandProvider } from "../resources/commandLifecycle";
 import { permissionsProvider } from "../resources/permissionsLifecycle";
-import { scopeCommandsProvider } from "../resources/scopeCommandsLifecycle";
+import { scopeCommandsProvider, WHOLE_SCOPE } from "../resources/scopeCommandsLifecycle";
 import type { Bag } from "../resources/propertyBags";
 import { UNKNOWN } from "../resources/propertyBags";
 import type { ProviderRuntime } from "../resources/runtime";
@@ -256,7 +256,7 @@ export function pluginResources(rt: ProviderRuntime): Map<string, PluginResource
         }
         const problems = claims.claimAll(urn, list);
         if (problems.length > 0) {
-          result.failures.push({ property: "commands", reason: problems.join("\n") });
+          result.failures.push({ property: WHOLE_SCOPE, reason: problems.join("\n") });
         }
       } else {
         claims.release(urn);

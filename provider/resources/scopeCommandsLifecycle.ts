@@ -66,6 +66,12 @@ export function commandPath(key: string, path: readonly (string | number)[] = []
   return out;
 }
 
+/**
+ * The failure property of a problem of the whole list (caps, program-wide claims): none,
+ * so the engine prints the reason alone instead of the whole `commands` map's value.
+ */
+export const WHOLE_SCOPE = "";
+
 /** The resource's keys that are not command definitions. */
 const ASSIGNED_KEYS = ["commandIds"];
 
@@ -232,7 +238,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
       const limit = commandsPerScope(type, scope);
       if (declared > 0 && declared + others.length > limit) {
         failures.push({
-          property: "commands",
+          property: WHOLE_SCOPE,
           reason:
             `commands: ${scopeLabel(applicationId, guildId)} would hold ${declared + others.length} ` +
             `${TYPE_NAMES[type] ?? type} commands (the limit is ${limit}): ${declared} declared here and ` +
@@ -373,7 +379,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
       const problems = news["__programProblems"];
       delete inputs["__programProblems"];
       if (typeof problems === "string" && problems !== UNKNOWN) {
-        failures.push({ property: "commands", reason: problems });
+        failures.push({ property: WHOLE_SCOPE, reason: problems });
       }
       if (inputs["applicationId"] === undefined && rt.settings.applicationId !== undefined) {
         inputs["applicationId"] = rt.settings.applicationId;
@@ -450,7 +456,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
         const limit = commandsPerScope(type, scope);
         if (limit > 0 && keys.length > limit) {
           failures.push({
-            property: "commands",
+            property: WHOLE_SCOPE,
             reason: `commands: ${keys.length} ${TYPE_NAMES[type] ?? type} commands declared in one scope (the limit is ${limit})`,
           });
         }
