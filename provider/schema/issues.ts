@@ -108,12 +108,19 @@ export function toErrorTree(issues: SchemaIssue[]): Record<string, unknown> {
     let node = root;
     for (const seg of issue.path) {
       const key = String(seg);
-      const next = node[key];
+      // Own keys only, defined (not assigned): a body's `__proto__` key must become a key
+      // of the tree, never a way to write on Object.prototype.
+      const next = Object.hasOwn(node, key) ? node[key] : undefined;
       if (isRecord(next)) {
         node = next;
       } else {
         const created: Record<string, unknown> = {};
-        node[key] = created;
+        Object.defineProperty(node, key, {
+          value: created,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
         node = created;
       }
     }

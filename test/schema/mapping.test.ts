@@ -134,4 +134,19 @@ describe("paths and the error tree", () => {
       _errors: [{ code: Codes.TOO_LARGE, message: "m" }],
     });
   });
+
+  test("a `__proto__` key in a body's path is a key of the tree, not a write on Object.prototype", () => {
+    const tree = toErrorTree([
+      { path: ["name_localizations", "__proto__"], code: Codes.TOO_LARGE, message: "m" },
+    ]);
+    expect(({} as Record<string, unknown>)["_errors"]).toBeUndefined();
+    expect(Object.prototype.hasOwnProperty.call(Object.prototype, "_errors")).toBe(false);
+    expect(JSON.parse(JSON.stringify(tree))).toEqual(
+      JSON.parse(
+        '{"name_localizations":{"__proto__":{"_errors":[{"code":"' +
+          Codes.TOO_LARGE +
+          '","message":"m"}]}}}',
+      ),
+    );
+  });
 });
