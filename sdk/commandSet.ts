@@ -18,7 +18,7 @@ import {
   scopeLabel,
   setStructureProblems,
 } from "../provider/resources/commandSetPlan";
-import { commandKey } from "../provider/resources/scopeCommandsLifecycle";
+import { commandKey } from "../provider/resources/commandKeys";
 import type {
   CommandDefinition,
   GuildCommandPermissionsArgs,

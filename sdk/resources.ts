@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { Scope, SdkCommandArgs, WirePermission } from "../provider/schema";
-import { commandKey } from "../provider/resources/scopeCommandsLifecycle";
+import { commandKey } from "../provider/resources/commandKeys";
 import { formatPath, validateWireBody } from "../provider/schema";
 import type { ProviderKind } from "./providerModule";
 import { serializedProvider, typeToken } from "./providerModule";

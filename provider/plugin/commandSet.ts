@@ -24,7 +24,7 @@ import {
   scopeLabel,
   setStructureProblems,
 } from "../resources/commandSetPlan";
-import { commandKey } from "../resources/scopeCommandsLifecycle";
+import { commandKey } from "../resources/commandKeys";
 import { isRecord } from "../schema";
 import { PACKAGE } from "./resources";
 

@@ -7,7 +7,7 @@
  */
 import type { Scope } from "../schema";
 import { camelCase, COMMAND_FIELDS, CommandType, isRecord, isSnowflake } from "../schema";
-import { commandKey } from "./scopeCommandsLifecycle";
+import { commandKey } from "./commandKeys";
 
 export interface SetScope {
   /** Absent: the application's global scope. */

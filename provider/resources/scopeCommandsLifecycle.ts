@@ -42,22 +42,13 @@ import type { StackConfig } from "./settings";
 import { freshScope, overwriteScope, sameIdentity } from "./scopeOverwrite";
 import type { IntendedCommand } from "./scopeOverwrite";
 import { planScopeWrite } from "./scopeWritePlan";
+import { commandKey } from "./commandKeys";
 
-const KEY_PREFIX: Record<number, string> = {
-  [CommandType.CHAT_INPUT]: "",
-  [CommandType.USER]: "user:",
-  [CommandType.MESSAGE]: "message:",
-  [CommandType.PRIMARY_ENTRY_POINT]: "entry_point:",
-};
+export { commandKey };
 
 const TYPE_NAMES: Record<number, string> = Object.fromEntries(
   Object.entries(CommandType).map(([k, v]) => [v, k]),
 );
-
-/** A command's key in a scope: its name, prefixed by its type unless CHAT_INPUT. */
-export function commandKey(type: number | undefined, name: string): string {
-  return `${KEY_PREFIX[type ?? CommandType.CHAT_INPUT] ?? `type${String(type)}:`}${name}`;
-}
 
 /** How a property path under `commands` reads: `commands["ban"].options[0].name`. */
 export function commandPath(key: string, path: readonly (string | number)[] = []): string {
