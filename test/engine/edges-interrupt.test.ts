@@ -251,6 +251,10 @@ test("a command set killed during its bulk overwrite (applied, answer held), aft
     expect(names).toEqual([...SET, "not-ours"].sort());
     expect(inGuild().find((c) => c["id"] === rec(other.body)["id"])).toBeDefined();
     expect(await setProg.previewSummary()).toMatchObject({ same: 3 });
+    // The held answer is still due: let it finish so the emulator closes at once.
+    await until("the held answer", () =>
+      emu.requestLog().some((e) => e.fault === "delay" && e.route === "bulkOverwriteGuildCommands"),
+    );
   } finally {
     setProg.cleanup();
   }

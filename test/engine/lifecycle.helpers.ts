@@ -46,6 +46,30 @@ export async function programAgainst(
   return prog;
 }
 
+/**
+ * The resource plugin's settings for the emulator in one `config set-all` (namespace
+ * `discord-commands:`, credentials as secrets), plus the program's own plain keys.
+ */
+export async function configurePluginStack(
+  prog: PulumiProgram,
+  emu: RunningEmulator,
+  plain: Readonly<Record<string, string>> = {},
+): Promise<void> {
+  await prog.ok([
+    "config",
+    "set-all",
+    "--plaintext",
+    `discord-commands:apiUrl=${emu.url}`,
+    "--plaintext",
+    `discord-commands:applicationId=${emu.applicationId}`,
+    "--secret",
+    `discord-commands:botToken=${emu.botToken}`,
+    "--secret",
+    `discord-commands:bearerToken=${emu.userBearerToken}`,
+    ...Object.entries(plain).flatMap(([k, v]) => ["--plaintext", `${k}=${v}`]),
+  ]);
+}
+
 export function liveCommands(emu: RunningEmulator): LiveCommand[] {
   return emu.control.commands() as LiveCommand[];
 }

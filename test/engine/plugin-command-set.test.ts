@@ -11,7 +11,14 @@ import { DEFAULTS, startEmulator } from "../../emulator";
 import { PulumiProgram } from "../../scripts/pulumiProgram";
 import { PROJECT_ROOT } from "../../scripts/toolchain";
 import { Api } from "../emulator/helpers";
-import { commandKeys, IDS, liveCommand, livePermissions, writes } from "./lifecycle.helpers";
+import {
+  commandKeys,
+  IDS,
+  liveCommand,
+  livePermissions,
+  writes,
+  configurePluginStack,
+} from "./lifecycle.helpers";
 
 jest.setTimeout(600_000);
 
@@ -78,18 +85,7 @@ beforeAll(async () => {
   expect(other.status).toBe(201);
   prog = new PulumiProgram("plugin-command-set", { "Pulumi.yaml": program("Kick a member") });
   await prog.stack("dev");
-  await prog.ok([
-    "config",
-    "set-all",
-    "--plaintext",
-    `discord-commands:apiUrl=${emu.url}`,
-    "--plaintext",
-    `discord-commands:applicationId=${emu.applicationId}`,
-    "--secret",
-    `discord-commands:botToken=${emu.botToken}`,
-    "--secret",
-    `discord-commands:bearerToken=${emu.userBearerToken}`,
-  ]);
+  await configurePluginStack(prog, emu);
 });
 
 afterAll(async () => {

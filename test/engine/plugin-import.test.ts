@@ -14,7 +14,7 @@ import { PulumiProgram } from "../../scripts/pulumiProgram";
 import { PROJECT_ROOT } from "../../scripts/toolchain";
 import { Api, rec } from "../emulator/helpers";
 import { importEnv } from "../cli/importFixtures";
-import { IDS } from "./lifecycle.helpers";
+import { IDS, configurePluginStack } from "./lifecycle.helpers";
 
 jest.setTimeout(300_000);
 
@@ -55,18 +55,7 @@ beforeAll(async () => {
   expect(put.status).toBe(200);
   prog = new PulumiProgram("plugin-import", { "Pulumi.yaml": `${header}resources: {}\n` });
   await prog.stack("dev");
-  await prog.ok([
-    "config",
-    "set-all",
-    "--plaintext",
-    `discord-commands:apiUrl=${emu.url}`,
-    "--plaintext",
-    `discord-commands:applicationId=${emu.applicationId}`,
-    "--secret",
-    `discord-commands:botToken=${emu.botToken}`,
-    "--secret",
-    `discord-commands:bearerToken=${emu.userBearerToken}`,
-  ]);
+  await configurePluginStack(prog, emu);
 });
 
 afterAll(async () => {

@@ -9,7 +9,7 @@ import type { RunningEmulator } from "../../emulator";
 import { startEmulator } from "../../emulator";
 import { PROJECT_ROOT } from "../../scripts/toolchain";
 import type { PulumiProgram } from "../../scripts/pulumiProgram";
-import { IDS, programAgainst } from "./lifecycle.helpers";
+import { IDS, programAgainst, configurePluginStack } from "./lifecycle.helpers";
 
 jest.setTimeout(400_000);
 
@@ -102,18 +102,7 @@ test("one up moves the stack to the plugin: same ids, no write, no provider code
   ]);
 
   prog.write({ "Pulumi.yaml": pluginProgram(prog.name) });
-  await prog.ok([
-    "config",
-    "set-all",
-    "--plaintext",
-    `discord-commands:apiUrl=${emu.url}`,
-    "--plaintext",
-    `discord-commands:applicationId=${emu.applicationId}`,
-    "--secret",
-    `discord-commands:botToken=${emu.botToken}`,
-    "--secret",
-    `discord-commands:bearerToken=${emu.userBearerToken}`,
-  ]);
+  await configurePluginStack(prog, emu);
   emu.control.resetLog();
   const preview = await prog.ok(["preview", "--non-interactive"]);
   expect(preview.stdout).not.toMatch(/replace|create|delete/);

@@ -12,7 +12,7 @@ import { startEmulator } from "../../emulator";
 import { PulumiProgram } from "../../scripts/pulumiProgram";
 import { PROJECT_ROOT } from "../../scripts/toolchain";
 import { Api, rec } from "../emulator/helpers";
-import { IDS } from "./lifecycle.helpers";
+import { IDS, configurePluginStack } from "./lifecycle.helpers";
 
 jest.setTimeout(600_000);
 
@@ -89,18 +89,7 @@ beforeAll(async () => {
   expect(other.status).toBe(201);
   prog = new PulumiProgram("plugin-yaml", { "Pulumi.yaml": yamlProgram(demoSet("kick")) });
   await prog.stack("dev");
-  await prog.ok([
-    "config",
-    "set-all",
-    "--plaintext",
-    `discord-commands:apiUrl=${emu.url}`,
-    "--plaintext",
-    `discord-commands:applicationId=${emu.applicationId}`,
-    "--secret",
-    `discord-commands:botToken=${emu.botToken}`,
-    "--secret",
-    `discord-commands:bearerToken=${emu.userBearerToken}`,
-  ]);
+  await configurePluginStack(prog, emu);
 });
 
 afterAll(async () => {

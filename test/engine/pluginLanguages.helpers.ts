@@ -15,7 +15,7 @@ import { PulumiProgram } from "../../scripts/pulumiProgram";
 import { PROJECT_ROOT } from "../../scripts/toolchain";
 import { Api } from "../emulator/helpers";
 import { exampleFiles } from "../examples/helpers";
-import { IDS } from "./lifecycle.helpers";
+import { configurePluginStack, IDS } from "./lifecycle.helpers";
 
 export interface PluginExample {
   readonly emu: RunningEmulator;
@@ -63,22 +63,7 @@ export async function startPluginExample(
   fs.symlinkSync(PROJECT_ROOT, path.join(modules, "pulumi-discord-commands"), "dir");
 
   await prog.stack("dev");
-  await prog.ok([
-    "config",
-    "set-all",
-    "--plaintext",
-    `discord-commands:apiUrl=${emu.url}`,
-    "--plaintext",
-    `discord-commands:applicationId=${emu.applicationId}`,
-    "--secret",
-    `discord-commands:botToken=${emu.botToken}`,
-    "--secret",
-    `discord-commands:bearerToken=${emu.userBearerToken}`,
-    "--plaintext",
-    `guildId=${IDS.guild}`,
-    "--plaintext",
-    `moderatorRoleId=${IDS.role}`,
-  ]);
+  await configurePluginStack(prog, emu, { guildId: IDS.guild, moderatorRoleId: IDS.role });
 
   return {
     emu,
