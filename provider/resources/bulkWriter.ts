@@ -44,6 +44,7 @@ import { Routes } from "../routes";
 import type { Clock } from "./clock";
 import type { ScopeCache } from "./scopeCache";
 import { bulkBody, fieldsTheBodyCannotCarry, sameIdentity } from "./scopeOverwrite";
+import { fillStep, goesByPost, holdStep } from "./bulkBatching";
 import type { ProviderSettings } from "./settings";
 
 export type BulkOperation =
@@ -188,12 +189,11 @@ export class BulkWriter {
   private async roomForPut(queue: ScopeQueue): Promise<void> {
     // Creates that can go by POST now need not wait for the PUT (see byPost).
     if (this.byPost(queue, queue.pending)) return;
-    for (let waited = 0; waited < MAX_HOLD_MS;) {
-      const ms = this.putWaitMs(queue);
-      if (ms <= 0) return;
-      const step = Math.min(ms, MAX_HOLD_MS - waited);
-      await this.rt.clock.sleep(step);
-      waited += step;
+    for (let held = 0; ;) {
+      const step = holdStep(held, this.putWaitMs(queue));
+      if (step.go) return;
+      await this.rt.clock.sleep(step.sleepMs);
+      held += step.sleepMs;
     }
   }
 
@@ -207,11 +207,16 @@ export class BulkWriter {
    * PUT's list entry, and touches no other command.
    */
   private byPost(queue: ScopeQueue, batch: readonly Pending[]): boolean {
-    if (batch.length === 0 || batch.some((p) => p.op.kind !== "create")) return false;
-    if (this.putWaitMs(queue) <= 0) return false;
+    const onlyCreates = batch.every((p) => p.op.kind === "create");
+    if (batch.length === 0 || !onlyCreates) return false;
     const post =
       queue.guildId === undefined ? Routes.createGlobalCommand : Routes.createGuildCommand;
-    return batch.length <= this.rt.client.rest.rateLimitRoom(post, routeParams(queue));
+    return goesByPost({
+      operations: batch.length,
+      onlyCreates,
+      putWaitMs: this.putWaitMs(queue),
+      postRoom: this.rt.client.rest.rateLimitRoom(post, routeParams(queue)),
+    });
   }
 
   /**
@@ -262,28 +267,27 @@ export class BulkWriter {
     const started = clock.now();
     let extended = false;
     let waitedForOther = false;
-    while (clock.now() - started < MAX_FILL_MS) {
+    for (;;) {
       const mine = queue.pending.length;
-      if (mine === 0 || mine >= this.counts.largestBatch) return;
       const others = [...this.queues.values()].filter((q) => q !== queue);
-      const otherFirst = others.some(
-        (q) => this.inProgress.has(q.key) || (q.pending.length > mine && this.putWaitMs(q) <= 0),
+      const step = fillStep(
+        {
+          elapsedMs: clock.now() - started,
+          mine,
+          largestBatch: this.counts.largestBatch,
+          otherFirst: others.some(
+            (q) =>
+              this.inProgress.has(q.key) || (q.pending.length > mine && this.putWaitMs(q) <= 0),
+          ),
+          here: others.reduce((n, q) => n + q.pending.length, mine),
+          extended,
+          waitedForOther,
+        },
+        this.rt.settings.bulkWindowMs,
       );
-      if (otherFirst) {
-        waitedForOther = true;
-        await clock.sleep(FILL_POLL_MS);
-        continue;
-      }
-      if (waitedForOther) {
-        waitedForOther = false;
-        extended = true;
-        await clock.sleep(this.rt.settings.bulkWindowMs);
-        continue;
-      }
-      const here = others.reduce((n, q) => n + q.pending.length, mine);
-      if (extended || here >= this.counts.largestBatch) return;
-      extended = true;
-      await clock.sleep(this.rt.settings.bulkWindowMs);
+      if (step.go) return;
+      ({ extended, waitedForOther } = step);
+      await clock.sleep(step.sleepMs);
     }
   }
 
@@ -489,11 +493,6 @@ interface Entry {
   readonly waiting: Pending[];
   readonly created: boolean;
 }
-
-/** Longest a batch is held open for the rate limit. */
-const MAX_HOLD_MS = 30_000;
-const FILL_POLL_MS = 10;
-const MAX_FILL_MS = 3_000;
 
 function routeParams(queue: ScopeQueue): Record<string, string> {
   const params: Record<string, string> = { applicationId: queue.applicationId };

@@ -1,0 +1,81 @@
+/**
+ * Bulk mode's batching decisions (bulkWriter.ts) as pure functions of the batch's state
+ * and the time: the writer reads the clock, the rate limits and the queues, asks these what
+ * to do, and sleeps on the injected clock. Tested with tables (test/provider/bulkBatching).
+ */
+
+/** Longest a batch is held open for the rate limit. */
+export const MAX_HOLD_MS = 30_000;
+/** How often a small batch looks again while another scope's batch goes first. */
+export const FILL_POLL_MS = 10;
+/** Longest a small batch is held open for more of its wave. */
+export const MAX_FILL_MS = 3_000;
+
+export type Step = { readonly go: true } | { readonly go: false; readonly sleepMs: number };
+
+/** What a scope's batch knows while it fills up. */
+export interface FillState {
+  /** Since the batch began to fill. */
+  readonly elapsedMs: number;
+  /** Its operations. */
+  readonly mine: number;
+  /** The largest batch of this deployment so far (about the engine's parallel slots). */
+  readonly largestBatch: number;
+  /** Another scope's batch is being written, or is larger and can be written now. */
+  readonly otherFirst: boolean;
+  /** Operations pending in every scope, this one's included. */
+  readonly here: number;
+  /** The batch already waited one window of its own. */
+  readonly extended: boolean;
+  /** The batch waited for another scope's, and has not waited a window since. */
+  readonly waitedForOther: boolean;
+}
+
+export type FillStep =
+  | { readonly go: true }
+  | {
+      readonly go: false;
+      readonly sleepMs: number;
+      readonly extended: boolean;
+      readonly waitedForOther: boolean;
+    };
+
+/**
+ * Whether a batch smaller than the deployment's largest so far waits for more of its wave
+ * (see BulkWriter.fillUp for why): while another scope's batch goes first, then one window
+ * for the arrivals its answer frees; it goes when it is the largest, when every operation
+ * of the wave is here, after one window of its own, or after MAX_FILL_MS.
+ */
+export function fillStep(s: FillState, windowMs: number): FillStep {
+  if (s.elapsedMs >= MAX_FILL_MS) return { go: true };
+  if (s.mine === 0 || s.mine >= s.largestBatch) return { go: true };
+  if (s.otherFirst) {
+    return { go: false, sleepMs: FILL_POLL_MS, extended: s.extended, waitedForOther: true };
+  }
+  if (s.waitedForOther)
+    return { go: false, sleepMs: windowMs, extended: true, waitedForOther: false };
+  if (s.extended || s.here >= s.largestBatch) return { go: true };
+  return { go: false, sleepMs: windowMs, extended: true, waitedForOther: false };
+}
+
+/**
+ * Whether the batch stays open while the scope's PUT would wait for its rate limit anyway
+ * (`putWaitMs`), up to MAX_HOLD_MS in all (`heldMs` so far).
+ */
+export function holdStep(heldMs: number, putWaitMs: number): Step {
+  if (putWaitMs <= 0 || heldMs >= MAX_HOLD_MS) return { go: true };
+  return { go: false, sleepMs: Math.min(putWaitMs, MAX_HOLD_MS - heldMs) };
+}
+
+/**
+ * Whether a batch goes as one POST per command instead of a PUT: it only creates, the
+ * scope's PUT would wait for its rate limit, and the create bucket takes them all now.
+ */
+export function goesByPost(b: {
+  readonly operations: number;
+  readonly onlyCreates: boolean;
+  readonly putWaitMs: number;
+  readonly postRoom: number;
+}): boolean {
+  return b.operations > 0 && b.onlyCreates && b.putWaitMs > 0 && b.operations <= b.postRoom;
+}
