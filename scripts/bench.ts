@@ -22,6 +22,7 @@
  *
  * Needs `npm run setup` first (the engine runs dist/).
  */
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -354,7 +355,34 @@ function pluginProgram(name: string, guildId: string, form: PluginForm): string 
   return `${lines.join("\n")}\n`;
 }
 
-type PluginForm = "resources" | "scopes";
+type PluginForm = "resources" | "scopes" | "python";
+
+/** The 100 commands as a Python program of the plugin's resources (generated SDK). */
+function pythonProgramFiles(name: string, guildId: string): Record<string, string> {
+  const venv = path.join(PROJECT_ROOT, ".work", "venv");
+  return {
+    "Pulumi.yaml": [
+      `name: ${name}`,
+      "runtime:",
+      "  name: python",
+      "  options:",
+      `    virtualenv: ${venv}`,
+      "packages:",
+      `  discord-commands: ${path.join(PROJECT_ROOT, "plugin")}`,
+      "",
+    ].join("\n"),
+    "__main__.py": [
+      "import pulumi_discord_commands as discord",
+      "",
+      `for i in range(${PER_SCOPE}):`,
+      '    discord.GlobalCommand(f"global-{i}", name=f"global{i}", description=f"Global command {i}")',
+      "    discord.GuildCommand(",
+      `        f"guild-{i}", guild_id="${guildId}", name=f"guild{i}", description=f"Guild command {i}"`,
+      "    )",
+      "",
+    ].join("\n"),
+  };
+}
 
 /** Through the plugin, realistic limits, the engine's default slots. */
 async function pluginBulkScenario(
@@ -364,9 +392,20 @@ async function pluginBulkScenario(
   const logFile = path.join(os.tmpdir(), `bench-plugin-${process.pid}.jsonl`);
   fs.rmSync(logFile, { force: true });
   const name = `bench-plugin-${form}`;
+  if (form === "python") {
+    // The generated SDK into setup's venv, as the plugin-python test installs it.
+    const venv = path.join(PROJECT_ROOT, ".work", "venv");
+    execFileSync(
+      path.join(venv, "bin", "pip"),
+      ["install", "--no-deps", "--quiet", path.join(PROJECT_ROOT, "sdks", "python")],
+      { stdio: "inherit" },
+    );
+  }
   const prog = new PulumiProgram(
     name,
-    { "Pulumi.yaml": pluginProgram(name, emu.guildId, form) },
+    form === "python"
+      ? pythonProgramFiles(name, emu.guildId)
+      : { "Pulumi.yaml": pluginProgram(name, emu.guildId, form) },
     { env: { DISCORD_BULK_LOG: logFile } },
   );
   try {
@@ -384,10 +423,11 @@ async function pluginBulkScenario(
       `discord-commands:botToken=${emu.botToken}`,
     ]);
     emu.control.resetLog();
-    const label =
-      form === "scopes"
-        ? "plugin (YAML), 2 ScopeCommands, default slots"
-        : "plugin (YAML), bulk, default slots";
+    const label = {
+      scopes: "plugin (YAML), 2 ScopeCommands, default slots",
+      resources: "plugin (YAML), bulk, default slots",
+      python: "plugin (Python), bulk, default slots",
+    }[form];
     const up = await timed(prog, `${label}: up`, UP);
     const batches = fs.existsSync(logFile)
       ? fs
@@ -461,15 +501,21 @@ async function main(): Promise<void> {
   );
 
   if (PLUGIN_ONLY) {
-    const rows = [await pluginBulkScenario("resources"), await pluginBulkScenario("scopes")];
+    const rows = [
+      await pluginBulkScenario("resources"),
+      await pluginBulkScenario("python"),
+      await pluginBulkScenario("scopes"),
+    ];
+    const dynamicBulk = await bulkScenario(200, undefined);
     const noop = new PulumiProgram("bench-noop-plugin-row", { "index.ts": noopProgram });
     linkPackage(noop);
     await noop.stack("bench");
     const noopUp = await timed(noop, "100 no-op dynamic resources: up", UP);
     noop.cleanup();
-    printTable(rows.map((r) => r.row));
+    printTable([...rows.map((r) => r.row), dynamicBulk]);
     process.stdout.write(
       [
+        `dynamic resources (TypeScript), bulk, default slots: ${dynamicBulk.seconds.toFixed(1)} s`,
         ...rows.map(
           (r) =>
             `${r.row.label}: up / no-op dynamic up: ${r.row.seconds.toFixed(1)} s / ${noopUp.seconds.toFixed(1)} s = ${(r.row.seconds / noopUp.seconds).toFixed(2)}x; ` +
