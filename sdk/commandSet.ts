@@ -87,14 +87,6 @@ export class CommandSet extends pulumi.ComponentResource {
         }
       }
     }
-    for (const p of permissions) {
-      if (permissionsScope(args.scopes, p) === undefined) {
-        problems.push(
-          `command set '${name}': permissions of '${p.command}' in guild ${p.guildId}, but the set ` +
-            "is deployed neither to that guild nor to the global scope",
-        );
-      }
-    }
     if (problems.length > 0) throw new pulumi.RunError(problems.join("\n"));
 
     const children: Record<string, ScopeCommands> = {};

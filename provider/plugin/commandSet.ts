@@ -140,14 +140,6 @@ class PluginCommandSet extends pulumi.ComponentResource {
     const scopes = scopesOf(inputs["scopes"]);
     const permissions = permissionsOf(inputs["permissions"]);
     const problems = setStructureProblems(name, scopes, permissions);
-    for (const p of permissions) {
-      if (permissionsScope(scopes, p) === undefined) {
-        problems.push(
-          `command set '${name}': permissions of '${p.command}' in guild ${p.guildId}, but the set ` +
-            "is deployed neither to that guild nor to the global scope",
-        );
-      }
-    }
     if (problems.length > 0) throw new Error(problems.join("\n"));
     const definitions = pulumi.output(inputs["commands"] as pulumi.Input<unknown[]>);
     const children: Record<string, PackageChild> = {};

@@ -118,6 +118,12 @@ export function setStructureProblems(
     if (!isSnowflake(p.guildId)) {
       problems.push(`command set '${set}': permissions guild '${p.guildId}' is not a snowflake`);
     }
+    if (permissionsScope(scopes, p) === undefined) {
+      problems.push(
+        `command set '${set}': permissions of '${p.command}' in guild ${p.guildId}, but the set ` +
+          "is deployed neither to that guild nor to the global scope",
+      );
+    }
   }
   return problems;
 }

@@ -20,6 +20,7 @@ import {
   livePermissions,
   programAgainst,
   writes,
+  moderatedGuild,
 } from "./lifecycle.helpers";
 
 jest.setTimeout(240_000);
@@ -71,13 +72,7 @@ describe("engine: CommandSet", () => {
       rateLimits: false,
       config: {
         guilds: [
-          {
-            id: A,
-            roles: [{ id: DEFAULTS.managerRoleId, permissions: String((1n << 5n) | (1n << 28n)) }],
-            channels: [{ id: DEFAULTS.channelId }],
-            members: [{ userId: DEFAULTS.userId, roles: [DEFAULTS.managerRoleId] }],
-            authorizedApplications: [DEFAULTS.applicationId],
-          },
+          moderatedGuild(A),
           { id: B, name: "Second Guild", authorizedApplications: [DEFAULTS.applicationId] },
         ],
       },

@@ -22,6 +22,7 @@ import {
   requests,
   stepLine,
   writes,
+  moderatedGuild,
 } from "./lifecycle.helpers";
 
 jest.setTimeout(180_000);
@@ -125,13 +126,7 @@ describe("engine lifecycle: replacements", () => {
       config: {
         // The default guild (roles, channel, the permissions-editing member) plus guild B.
         guilds: [
-          {
-            id: A,
-            roles: [{ id: DEFAULTS.managerRoleId, permissions: String((1n << 5n) | (1n << 28n)) }],
-            channels: [{ id: DEFAULTS.channelId }],
-            members: [{ userId: DEFAULTS.userId, roles: [DEFAULTS.managerRoleId] }],
-            authorizedApplications: [DEFAULTS.applicationId],
-          },
+          moderatedGuild(A),
           { id: B, name: "Second Guild", authorizedApplications: [DEFAULTS.applicationId] },
         ],
       },

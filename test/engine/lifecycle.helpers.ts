@@ -4,6 +4,7 @@
  * request log that the assertions compare.
  */
 import type { RequestLogEntry, RunningEmulator } from "../../emulator";
+import { DEFAULTS } from "../../emulator";
 import { PulumiProgram } from "../../scripts/pulumiProgram";
 
 /** The emulator's default ids (emulator/config.ts `DEFAULTS`). */
@@ -14,6 +15,20 @@ export const IDS = {
   role: "1300000000000000004",
   channel: "1300000000000000005",
 } as const;
+
+/**
+ * The emulator's config of a guild where the default user manages commands (a role with
+ * Manage Guild and Manage Roles, the default channel), for permission writes.
+ */
+export function moderatedGuild(id: string) {
+  return {
+    id,
+    roles: [{ id: DEFAULTS.managerRoleId, permissions: String((1n << 5n) | (1n << 28n)) }],
+    channels: [{ id: DEFAULTS.channelId }],
+    members: [{ userId: DEFAULTS.userId, roles: [DEFAULTS.managerRoleId] }],
+    authorizedApplications: [DEFAULTS.applicationId],
+  };
+}
 
 /** A command as the emulator's control API presents it (the wire shape). */
 export type LiveCommand = Record<string, unknown> & {

@@ -7,7 +7,7 @@
  * preview naming them; destroy keeps every command the stack does not manage.
  */
 import type { RunningEmulator } from "../../emulator";
-import { DEFAULTS, startEmulator } from "../../emulator";
+import { startEmulator } from "../../emulator";
 import { PulumiProgram } from "../../scripts/pulumiProgram";
 import { PROJECT_ROOT } from "../../scripts/toolchain";
 import { Api } from "../emulator/helpers";
@@ -18,6 +18,7 @@ import {
   livePermissions,
   writes,
   configurePluginStack,
+  moderatedGuild,
 } from "./lifecycle.helpers";
 
 jest.setTimeout(600_000);
@@ -69,15 +70,7 @@ beforeAll(async () => {
     port: 0,
     rateLimits: false,
     config: {
-      guilds: [
-        {
-          id: A,
-          roles: [{ id: DEFAULTS.managerRoleId, permissions: String((1n << 5n) | (1n << 28n)) }],
-          channels: [{ id: DEFAULTS.channelId }],
-          members: [{ userId: DEFAULTS.userId, roles: [DEFAULTS.managerRoleId] }],
-          authorizedApplications: [DEFAULTS.applicationId],
-        },
-      ],
+      guilds: [moderatedGuild(A)],
     },
   });
   const api = new Api(emu);
