@@ -239,7 +239,6 @@ export function providerService(
           update: provproto.PropertyDiff.Kind.UPDATE,
           delete: provproto.PropertyDiff.Kind.DELETE,
         };
-        const replaced = new Set(result.replaces);
         const map = res.getDetaileddiffMap();
         const top = new Set<string>();
         for (const [path, kind] of Object.entries(result.detailedDiff)) {
@@ -257,7 +256,7 @@ export function providerService(
           top.add(key);
         }
         res.setHasdetaileddiff(true);
-        res.setDiffsList([...top].filter((k) => k !== "" || replaced.has(k)));
+        res.setDiffsList([...top].filter((k) => k !== ""));
       }
       return res;
     }),

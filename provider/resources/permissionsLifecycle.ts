@@ -42,7 +42,8 @@ function samePermissions(a: unknown, b: unknown): boolean {
   return permissionsEqual(overwrites(a), overwrites(b));
 }
 
-function isGone(err: unknown): boolean {
+/** The service answered that the command does not exist (404, 10063): it is gone. */
+export function isGone(err: unknown): boolean {
   return (
     err instanceof ServiceApiError &&
     (err.code === ServiceErrorCode.UNKNOWN_COMMAND || err.status === 404)

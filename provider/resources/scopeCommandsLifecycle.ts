@@ -33,6 +33,7 @@ import {
 } from "../schema";
 import type { CheckFailure } from "./commandLifecycle";
 import { inputsFromLive } from "./commandLifecycle";
+import { isGone } from "./permissionsLifecycle";
 import type { DescribeResource } from "./engineErrors";
 import { forEngine } from "./engineErrors";
 import type { Bag } from "./propertyBags";
@@ -568,11 +569,6 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
     },
   };
   return forEngine(provider, describeScope, rt);
-}
-
-function isGone(err: unknown): boolean {
-  const e = err as { status?: unknown; code?: unknown };
-  return e !== null && typeof e === "object" && (e.status === 404 || e.code === 10063);
 }
 
 const describeScope: DescribeResource = (props) => {
