@@ -29,7 +29,7 @@ import * as path from "node:path";
 import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
 import { CommandsApi } from "../provider/client";
-import { PulumiProgram } from "./pulumiProgram";
+import { PulumiProgram, scratchDir } from "./pulumiProgram";
 import { PROJECT_ROOT } from "./toolchain";
 
 const PER_SCOPE = 50;
@@ -169,7 +169,11 @@ async function commandsStack(
   extraConfig: Record<string, string> = {},
   env: Record<string, string> = {},
 ): Promise<PulumiProgram> {
-  const prog = new PulumiProgram(name, { "index.ts": commandsProgram(emu.guildId) }, { env });
+  const prog = new PulumiProgram(
+    name,
+    { "index.ts": commandsProgram(emu.guildId) },
+    { env, automaticLogs: true },
+  );
   linkPackage(prog);
   await prog.stack("bench");
   const config = {
@@ -177,12 +181,7 @@ async function commandsStack(
     "discord:applicationId": emu.applicationId,
     ...extraConfig,
   };
-  for (const [k, v] of Object.entries(config)) {
-    await prog.run(["config", "set", k, v], { echo: false });
-  }
-  await prog.run(["config", "set", "--secret", "discord:botToken", emu.botToken], {
-    echo: false,
-  });
+  await prog.setConfig(config, { "discord:botToken": emu.botToken });
   return prog;
 }
 
@@ -355,7 +354,49 @@ function pluginProgram(name: string, guildId: string, form: PluginForm): string 
   return `${lines.join("\n")}\n`;
 }
 
-type PluginForm = "resources" | "scopes" | "python";
+type PluginForm = "resources" | "scopes" | "python" | "typescript";
+
+/**
+ * The generated Node.js SDK built as its package.json says (`tsc` into bin/, its
+ * package.json beside), as plugin-typescript's test builds it. Returns the bin folder.
+ */
+function buildNodeSdk(): string {
+  const bin = path.join(scratchDir("bench-sdk-nodejs"), "bin");
+  const sdk = path.join(PROJECT_ROOT, "sdks", "nodejs");
+  execFileSync(
+    path.join(PROJECT_ROOT, "node_modules", ".bin", "tsc"),
+    ["-p", path.join(sdk, "tsconfig.json"), "--outDir", bin],
+    { stdio: "inherit" },
+  );
+  fs.copyFileSync(path.join(sdk, "package.json"), path.join(bin, "package.json"));
+  return bin;
+}
+
+/** The 100 commands as a TypeScript program on the generated SDK (through the plugin). */
+function typescriptSdkProgramFiles(name: string, guildId: string): Record<string, string> {
+  return {
+    "Pulumi.yaml": [
+      `name: ${name}`,
+      "runtime: nodejs",
+      "main: index.ts",
+      "packages:",
+      `  discord-commands: ${path.join(PROJECT_ROOT, "plugin")}`,
+      "",
+    ].join("\n"),
+    "index.ts": [
+      'import * as discord from "@pulumi-discord-commands/sdk";',
+      `for (let i = 0; i < ${PER_SCOPE}; i++) {`,
+      "  new discord.GlobalCommand(`global-${i}`, { name: `global${i}`, description: `Global command ${i}` });",
+      "  new discord.GuildCommand(`guild-${i}`, {",
+      `    guildId: "${guildId}",`,
+      "    name: `guild${i}`,",
+      "    description: `Guild command ${i}`,",
+      "  });",
+      "}",
+      "",
+    ].join("\n"),
+  };
+}
 
 /** The 100 commands as a Python program of the plugin's resources (generated SDK). */
 function pythonProgramFiles(name: string, guildId: string): Record<string, string> {
@@ -401,32 +442,38 @@ async function pluginBulkScenario(
       { stdio: "inherit" },
     );
   }
-  const prog = new PulumiProgram(
-    name,
+  const files =
     form === "python"
       ? pythonProgramFiles(name, emu.guildId)
-      : { "Pulumi.yaml": pluginProgram(name, emu.guildId, form) },
-    { env: { DISCORD_BULK_LOG: logFile } },
-  );
+      : form === "typescript"
+        ? typescriptSdkProgramFiles(name, emu.guildId)
+        : { "Pulumi.yaml": pluginProgram(name, emu.guildId, form) };
+  const prog = new PulumiProgram(name, files, {
+    env: { DISCORD_BULK_LOG: logFile },
+    automaticLogs: true,
+  });
+  const sdkBin = form === "typescript" ? buildNodeSdk() : undefined;
+  if (sdkBin !== undefined) {
+    const scope = path.join(prog.dir, "node_modules", "@pulumi-discord-commands");
+    fs.mkdirSync(scope, { recursive: true });
+    fs.symlinkSync(sdkBin, path.join(scope, "sdk"), "dir");
+  }
   try {
     await prog.stack("bench");
-    await prog.ok([
-      "config",
-      "set-all",
-      "--plaintext",
-      `discord-commands:apiUrl=${emu.url}`,
-      "--plaintext",
-      `discord-commands:applicationId=${emu.applicationId}`,
-      "--plaintext",
-      "discord-commands:writeMode=bulk",
-      "--secret",
-      `discord-commands:botToken=${emu.botToken}`,
-    ]);
+    await prog.setConfig(
+      {
+        "discord-commands:apiUrl": emu.url,
+        "discord-commands:applicationId": emu.applicationId,
+        "discord-commands:writeMode": "bulk",
+      },
+      { "discord-commands:botToken": emu.botToken },
+    );
     emu.control.resetLog();
     const label = {
       scopes: "plugin (YAML), 2 ScopeCommands, default slots",
       resources: "plugin (YAML), bulk, default slots",
       python: "plugin (Python), bulk, default slots",
+      typescript: "plugin (TypeScript on the generated SDK), bulk, default slots",
     }[form];
     const up = await timed(prog, `${label}: up`, UP);
     const batches = fs.existsSync(logFile)
@@ -446,6 +493,7 @@ async function pluginBulkScenario(
     return { row, stateBytes: fs.statSync(prog.stateFile("bench")).size, commands: PER_SCOPE * 2 };
   } finally {
     prog.cleanup();
+    if (sdkBin !== undefined) fs.rmSync(path.dirname(sdkBin), { recursive: true, force: true });
     fs.rmSync(logFile, { force: true });
     await emu.close();
   }
@@ -503,11 +551,16 @@ async function main(): Promise<void> {
   if (PLUGIN_ONLY) {
     const rows = [
       await pluginBulkScenario("resources"),
+      await pluginBulkScenario("typescript"),
       await pluginBulkScenario("python"),
       await pluginBulkScenario("scopes"),
     ];
     const dynamicBulk = await bulkScenario(200, undefined);
-    const noop = new PulumiProgram("bench-noop-plugin-row", { "index.ts": noopProgram });
+    const noop = new PulumiProgram(
+      "bench-noop-plugin-row",
+      { "index.ts": noopProgram },
+      { automaticLogs: true },
+    );
     linkPackage(noop);
     await noop.stack("bench");
     const noopUp = await timed(noop, "100 no-op dynamic resources: up", UP);
@@ -603,8 +656,16 @@ async function engineOverhead(): Promise<string> {
   const shapedSeconds: number[] = [];
   const commandSeconds: number[] = [];
   for (let round = 0; round < OVERHEAD_ROUNDS; round++) {
-    const noop = new PulumiProgram(`bench-noop-${round}`, { "index.ts": noopProgram });
-    const shaped = new PulumiProgram(`bench-shaped-${round}`, { "index.ts": shapedNoopProgram });
+    const noop = new PulumiProgram(
+      `bench-noop-${round}`,
+      { "index.ts": noopProgram },
+      { automaticLogs: true },
+    );
+    const shaped = new PulumiProgram(
+      `bench-shaped-${round}`,
+      { "index.ts": shapedNoopProgram },
+      { automaticLogs: true },
+    );
     const unlimited = await startEmulator({ port: 0, rateLimits: false });
     const fast = await commandsStack(unlimited, `bench-unlimited-${round}`);
     try {

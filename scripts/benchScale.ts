@@ -19,11 +19,12 @@ import * as path from "node:path";
 import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
 import { CommandsApi } from "../provider/client";
-import { PulumiProgram } from "./pulumiProgram";
+import { processSampler, readProgramLog, readTimingLog, whereTheTimeWent } from "./benchTimings";
+import { PulumiProgram, scratchDir, setAutomaticLogs } from "./pulumiProgram";
 import { PROJECT_ROOT } from "./toolchain";
 
 const DEFINITIONS = 100;
-const GUILDS = Array.from({ length: 11 }, (_, i) => `14000000000000000${String(i + 10)}`);
+const GUILDS = Array.from({ length: 12 }, (_, i) => `14000000000000000${String(i + 10)}`);
 const APP = "1300000000000000001";
 const RUN_LIMIT_MS = 20 * 60_000;
 const UP = ["up", "--yes", "--non-interactive", "--skip-preview"];
@@ -33,9 +34,25 @@ function log(line: string): void {
   process.stdout.write(`[scale] ${line}\n`);
 }
 
-/** The TypeScript program: one set, `guilds` guild scopes plus the global scope. */
-function tsProgram(guilds: number, changed: boolean): string {
-  return `
+/**
+ * The program's own timings, for "where the time went": when its code began (its runtime
+ * loaded) and when its process exited.
+ */
+const tsProgramClock = `import * as fs from "node:fs";
+const log = process.env["BENCH_PROGRAM_LOG"];
+if (log) {
+  fs.appendFileSync(log, JSON.stringify({ ranAt: Date.now() }) + "\\n");
+  process.on("exit", () => fs.appendFileSync(log, JSON.stringify({ exitedAt: Date.now() }) + "\\n"));
+}
+`;
+
+/**
+ * The TypeScript program: one set, the global scope plus `guilds` guild scopes (a count:
+ * the first ones; or the ids).
+ */
+function tsProgram(guilds: number | readonly string[], changed: boolean): string {
+  const ids = typeof guilds === "number" ? GUILDS.slice(0, guilds) : guilds;
+  return `import "./programClock";
 import * as discord from "pulumi-discord-commands";
 const commands = Array.from({ length: ${DEFINITIONS} }, (_, i) => ({
   name: \`cmd\${i}\`,
@@ -44,7 +61,7 @@ const commands = Array.from({ length: ${DEFINITIONS} }, (_, i) => ({
 }));
 new discord.CommandSet("scale", {
   commands,
-  scopes: [{}, ...${JSON.stringify(GUILDS.slice(0, guilds))}.map((guildId) => ({ guildId }))],
+  scopes: [{}, ...${JSON.stringify(ids)}.map((guildId) => ({ guildId }))],
 });
 `;
 }
@@ -61,7 +78,18 @@ for (let i = 0; i < 1100; i++) new pulumi.dynamic.Resource(provider, \`noop-\${i
 
 /** The Python program of the same set, through the plugin's generated SDK. */
 function pyProgram(guilds: number): string {
-  return `import pulumi_discord_commands as discord
+  return `import atexit, json, os, time
+
+_log = os.environ.get("BENCH_PROGRAM_LOG")
+if _log:
+    with open(_log, "a") as f:
+        f.write(json.dumps({"ranAt": time.time() * 1000}) + "\\n")
+    def _exited():
+        with open(_log, "a") as f:
+            f.write(json.dumps({"exitedAt": time.time() * 1000}) + "\\n")
+    atexit.register(_exited)
+
+import pulumi_discord_commands as discord
 
 commands = [
     discord.CommandDefinitionArgs(
@@ -97,28 +125,6 @@ async function scaleEmulator(): Promise<RunningEmulator> {
   return emu;
 }
 
-/** Peak RSS (MB) of the processes whose command line matches, sampled every 100 ms. */
-function rssSampler(pattern: RegExp): { stop: () => number } {
-  let peak = 0;
-  const timer = setInterval(() => {
-    try {
-      const out = execFileSync("ps", ["-eo", "rss=,args="], { encoding: "utf8" });
-      for (const line of out.split("\n")) {
-        const m = /^\s*(\d+)\s+(.*)$/.exec(line);
-        if (m && pattern.test(m[2] ?? "")) peak = Math.max(peak, Number(m[1]) / 1024);
-      }
-    } catch {
-      // ps unavailable for a moment: skip the sample
-    }
-  }, 100);
-  return {
-    stop: () => {
-      clearInterval(timer);
-      return peak;
-    },
-  };
-}
-
 interface RunFigures {
   seconds: number;
   requests: number;
@@ -135,6 +141,32 @@ interface RunFigures {
    * command could be lost. The largest.
    */
   windowMs: number;
+  /** The provider process's peak RSS (MB). */
+  providerRssMb: number;
+  /** Where the wall time went (benchTimings.ts). */
+  where: string[];
+}
+
+/** The files a bench program's run logs its timings to (in its scratch root). */
+function timingFiles(prog: PulumiProgram): { provider: string; program: string } {
+  return {
+    provider: path.join(prog.root, "provider-timings.jsonl"),
+    program: path.join(prog.root, "program-timings.jsonl"),
+  };
+}
+
+/** A bench program: the CLI's automatic log on (as users have it), its runs timed. */
+function benchProgram(name: string, files: Record<string, string>): PulumiProgram {
+  const root = scratchDir(name);
+  const logs = {
+    provider: path.join(root, "provider-timings.jsonl"),
+    program: path.join(root, "program-timings.jsonl"),
+  };
+  return new PulumiProgram(name, files, {
+    root,
+    automaticLogs: true,
+    env: { DISCORD_TIMING_LOG: logs.provider, BENCH_PROGRAM_LOG: logs.program },
+  });
 }
 
 async function run(
@@ -144,10 +176,15 @@ async function run(
   args: string[],
 ): Promise<RunFigures> {
   emu.control.resetLog();
+  const files = timingFiles(prog);
+  for (const f of Object.values(files)) fs.rmSync(f, { force: true });
   log(`${label}: pulumi ${args.join(" ")} ...`);
+  const sampler = processSampler();
+  const startedAt = Date.now();
   const t0 = performance.now();
   const res = await prog.run(args, { echo: false, timeoutMs: RUN_LIMIT_MS });
   const seconds = (performance.now() - t0) / 1000;
+  const roles = sampler.stop();
   if (res.code !== 0) throw new Error(`${label} failed:\n${res.stdout}\n${res.stderr}`);
   const entries = emu.requestLog();
   const times = entries.map((e) => Date.parse(e.time)).sort((a, b) => a - b);
@@ -178,6 +215,14 @@ async function run(
     limited: entries.filter((e) => e.status === 429).length,
     providerSpanMs: times.length > 1 ? (times.at(-1) ?? 0) - (times[0] ?? 0) : 0,
     idleMs,
+    providerRssMb: roles.provider.peakRssMb,
+    where: whereTheTimeWent(
+      startedAt,
+      seconds,
+      roles,
+      readProgramLog(files.program),
+      readTimingLog(files.provider),
+    ),
   };
   log(
     `${label}: ${seconds.toFixed(1)} s, ${figures.requests} requests (${figures.writes} writes, ` +
@@ -192,26 +237,22 @@ function kept(emu: RunningEmulator): number {
 
 async function typescriptScale(): Promise<string[]> {
   const emu = await scaleEmulator();
-  const prog = new PulumiProgram("bench-scale-ts", { "index.ts": tsProgram(10, false) });
+  const prog = benchProgram("bench-scale-ts", {
+    "index.ts": tsProgram(10, false),
+    "programClock.ts": tsProgramClock,
+  });
   const link = path.join(prog.dir, "node_modules", "pulumi-discord-commands");
   fs.mkdirSync(path.dirname(link), { recursive: true });
   fs.symlinkSync(PROJECT_ROOT, link, "dir");
-  const noop = new PulumiProgram("bench-scale-noop", { "index.ts": noopProgram });
+  const noop = benchProgram("bench-scale-noop", { "index.ts": noopProgram });
   try {
     await prog.stack("bench");
-    await prog.ok([
-      "config",
-      "set-all",
-      "--plaintext",
-      `discord:apiUrl=${emu.url}`,
-      "--plaintext",
-      `discord:applicationId=${APP}`,
-      "--secret",
-      `discord:botToken=${emu.botToken}`,
-    ]);
-    const rss = rssSampler(/dynamic-provider/);
+    await prog.setConfig(
+      { "discord:apiUrl": emu.url, "discord:applicationId": APP },
+      { "discord:botToken": emu.botToken },
+    );
     const up = await run(emu, prog, "TypeScript, 1,100 commands: up from empty", UP);
-    const peakMb = rss.stop();
+    const peakMb = up.providerRssMb;
     const live = emu.control.commands().length;
     const stateBytes = fs.statSync(prog.stateFile("bench")).size;
     const preview = await run(emu, prog, "no-op preview --refresh", PREVIEW_REFRESH);
@@ -230,20 +271,31 @@ async function typescriptScale(): Promise<string[]> {
     const change = await run(emu, prog, "one definition changed", UP);
     prog.write({ "index.ts": tsProgram(11, true) });
     const added = await run(emu, prog, "one guild added", UP);
+    // The same two runs without the CLI's automatic log (pulumiProgram.ts says why), with
+    // another guild (the service allows 200 creates a day per guild).
+    setAutomaticLogs(prog.home, false);
+    const noopQuiet = await run(emu, prog, "no-op up, the CLI's automatic log off", UP);
+    prog.write({ "index.ts": tsProgram([...GUILDS.slice(0, 11), GUILDS[11] ?? ""], true) });
+    const addedQuiet = await run(emu, prog, "one guild added, the CLI's automatic log off", UP);
+    setAutomaticLogs(prog.home, true);
     return [
-      `TypeScript (dynamic resources), CommandSet of ${DEFINITIONS} to the global scope + 10 guilds (${live - kept(emu)} commands live, ${kept(emu)}/12 others kept):`,
+      `TypeScript (dynamic resources), CommandSet of ${DEFINITIONS} to the global scope + 10 guilds (${live - kept(emu)} commands live, ${kept(emu)}/${GUILDS.length + 1} others kept):`,
       `  up from empty: ${up.seconds.toFixed(1)} s (goal <= 30), ${up.requests} requests (${up.writes} writes), 429s ${up.limited}; ` +
         `provider process peak RSS ${peakMb.toFixed(0)} MB (goal <= 400)`,
-      `    where the time went: ${(up.providerSpanMs / 1000).toFixed(1)} s from the first request to the last ` +
-        `(${(up.idleMs / 1000).toFixed(1)} s of it in gaps over 1 s: waiting on the engine or a rate limit; 0 429s), ` +
-        `${(up.seconds - up.providerSpanMs / 1000).toFixed(1)} s engine and program before and after`,
+      `    requests: ${(up.providerSpanMs / 1000).toFixed(1)} s from the first to the last ` +
+        `(${(up.idleMs / 1000).toFixed(1)} s of it in gaps over 1 s)`,
+      ...up.where.map((l) => `    ${l}`),
       `  no-op preview --refresh: ${preview.seconds.toFixed(1)} s vs 1,100 no-op dynamic resources ${noopPreview.toFixed(1)} s = ` +
         `${(preview.seconds / noopPreview).toFixed(2)}x (goal <= 1.5x); list GETs ${preview.listGets} (goal 11), writes ${preview.writes}`,
       `  one definition changed: ${change.seconds.toFixed(1)} s, writes ${change.writes} (one per scope: 11), requests ${change.requests}`,
       `  one guild added (100 commands): ${added.seconds.toFixed(1)} s (goal <= 5), writes ${added.writes}, requests ${added.requests}; ` +
         `a no-op up of the same stack takes ${noopUp.seconds.toFixed(1)} s (${noopUp.requests} requests), so the guild costs ${(added.seconds - noopUp.seconds).toFixed(1)} s over the engine's fixed cost`,
+      ...added.where.map((l) => `    ${l}`),
+      `    with the CLI's automatic log off: the guild added ${addedQuiet.seconds.toFixed(1)} s, a no-op up ${noopQuiet.seconds.toFixed(1)} s ` +
+        `(the log costs ${(noopUp.seconds - noopQuiet.seconds).toFixed(1)} s of a no-op up)`,
+      ...addedQuiet.where.map((l) => `    ${l}`),
       `  overwrite window (list GET to its PUT, largest): ${up.windowMs} ms in the up from empty, ${added.windowMs} ms when a guild was added`,
-      `  state: ${stateBytes} bytes for ${live - 12} commands = ${(stateBytes / (live - 12)).toFixed(0)} bytes per command (goal <= 3,072)`,
+      `  state: ${stateBytes} bytes for ${live - kept(emu)} commands = ${(stateBytes / (live - kept(emu))).toFixed(0)} bytes per command (goal <= 3,072)`,
     ];
   } finally {
     prog.cleanup();
@@ -261,7 +313,7 @@ async function pythonScale(): Promise<string[]> {
     { stdio: "inherit" },
   );
   const emu = await scaleEmulator();
-  const prog = new PulumiProgram("bench-scale-py", {
+  const prog = benchProgram("bench-scale-py", {
     "Pulumi.yaml": [
       "name: bench-scale-py",
       "runtime:",
@@ -276,25 +328,19 @@ async function pythonScale(): Promise<string[]> {
   });
   try {
     await prog.stack("bench");
-    await prog.ok([
-      "config",
-      "set-all",
-      "--plaintext",
-      `discord-commands:apiUrl=${emu.url}`,
-      "--plaintext",
-      `discord-commands:applicationId=${APP}`,
-      "--secret",
-      `discord-commands:botToken=${emu.botToken}`,
-    ]);
-    const rss = rssSampler(/plugin\/index\.js|dist\/provider\/plugin/);
+    await prog.setConfig(
+      { "discord-commands:apiUrl": emu.url, "discord-commands:applicationId": APP },
+      { "discord-commands:botToken": emu.botToken },
+    );
     const up = await run(emu, prog, "Python (plugin), 1,100 commands: up from empty", UP);
-    const peakMb = rss.stop();
+    const peakMb = up.providerRssMb;
     const live = emu.control.commands().length;
     const stateBytes = fs.statSync(prog.stateFile("bench")).size;
     return [
-      `Python (plugin), the same set (${live - kept(emu)} commands live, ${kept(emu)}/12 others kept):`,
+      `Python (plugin), the same set (${live - kept(emu)} commands live, ${kept(emu)}/${GUILDS.length + 1} others kept):`,
       `  up from empty: ${up.seconds.toFixed(1)} s, ${up.requests} requests (${up.writes} writes), 429s ${up.limited}; ` +
-        `plugin process peak RSS ${peakMb.toFixed(0)} MB; state ${(stateBytes / (live - 12)).toFixed(0)} bytes per command`,
+        `plugin process peak RSS ${peakMb.toFixed(0)} MB; state ${(stateBytes / (live - kept(emu))).toFixed(0)} bytes per command`,
+      ...up.where.map((l) => `    ${l}`),
     ];
   } finally {
     prog.cleanup();

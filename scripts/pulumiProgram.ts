@@ -24,13 +24,50 @@ export function scratchDir(prefix: string): string {
   return fs.mkdtempSync(path.join(WORK_ROOT, `${prefix}-`));
 }
 
+export interface EngineOptions {
+  /**
+   * Keep the CLI's automatic log (`$PULUMI_HOME/logs`, on unconditionally in the CLI
+   * this project builds, 3.259; pulumi/pulumi#23731): every run writes the engine's verbose log, each property
+   * marshaled over gRPC included, gzipped and encrypted. It costs the engine about 1 s of
+   * CPU per `up` of a 1,100-command set (measured with `pulumi up --profiling`), so test
+   * runs leave it off; the bench measures what users run and keeps it on.
+   */
+  readonly automaticLogs?: boolean;
+}
+
+/**
+ * Turns the CLI's automatic log off for one `PULUMI_HOME`. The CLI has no switch for it
+ * (read in pkg/cmd/pulumi/pulumi.go, 3.259): it skips the log, silently, when it cannot
+ * create `$PULUMI_HOME/logs`, so a file of that name is the switch.
+ */
+export function disableAutomaticLogs(home: string): void {
+  const logs = path.join(home, "logs");
+  if (!fs.existsSync(logs)) fs.writeFileSync(logs, "automatic logs off for this PULUMI_HOME\n");
+}
+
+/** Turns the CLI's automatic log of one `PULUMI_HOME` on or off (the bench compares). */
+export function setAutomaticLogs(home: string, on: boolean): void {
+  const logs = path.join(home, "logs");
+  const isFile = fs.existsSync(logs) && fs.statSync(logs).isFile();
+  if (on && isFile) fs.rmSync(logs);
+  if (!on && !isFile) {
+    fs.rmSync(logs, { recursive: true, force: true });
+    disableAutomaticLogs(home);
+  }
+}
+
 /** The environment of an offline engine run whose backend and home live in `root`. */
-export function engineEnv(root: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function engineEnv(
+  root: string,
+  extra: Record<string, string> = {},
+  options: EngineOptions = {},
+): NodeJS.ProcessEnv {
   const tc = requireToolchain();
   const backend = path.join(root, "backend");
   const home = path.join(root, "pulumi-home");
   fs.mkdirSync(backend, { recursive: true });
   fs.mkdirSync(home, { recursive: true });
+  if (!options.automaticLogs) disableAutomaticLogs(home);
   return {
     ...process.env,
     PATH: toolchainPath(tc),
@@ -72,11 +109,11 @@ export class PulumiProgram {
   constructor(
     readonly name: string,
     files: ProgramFiles,
-    options: { env?: Record<string, string>; root?: string } = {},
+    options: { env?: Record<string, string>; root?: string } & EngineOptions = {},
   ) {
     this.root = options.root ?? scratchDir(name);
     this.dir = path.join(this.root, "program");
-    this.env = engineEnv(this.root, options.env);
+    this.env = engineEnv(this.root, options.env, options);
     fs.mkdirSync(this.dir, { recursive: true });
     const defaults: ProgramFiles = {
       "Pulumi.yaml": `name: ${name}\nruntime: nodejs\nmain: index.ts\n`,
@@ -151,6 +188,22 @@ export class PulumiProgram {
     return res;
   }
 
+  /**
+   * Sets the stack's config in one `config set-all` (one CLI run, not one per key):
+   * `plain` keys as plaintext, `secret` keys as secrets.
+   */
+  async setConfig(
+    plain: Readonly<Record<string, string>>,
+    secret: Readonly<Record<string, string>> = {},
+  ): Promise<void> {
+    await this.ok([
+      "config",
+      "set-all",
+      ...Object.entries(plain).flatMap(([k, v]) => ["--plaintext", `${k}=${v}`]),
+      ...Object.entries(secret).flatMap(([k, v]) => ["--secret", `${k}=${v}`]),
+    ]);
+  }
+
   /** Creates (or selects) a stack. */
   async stack(name: string): Promise<void> {
     const sel = await this.run(["stack", "select", name, "--create", "--non-interactive"]);
@@ -178,6 +231,11 @@ export class PulumiProgram {
   async outputs(): Promise<Record<string, unknown>> {
     const res = await this.ok(["stack", "output", "--json", "--show-secrets"]);
     return JSON.parse(res.stdout) as Record<string, unknown>;
+  }
+
+  /** The `PULUMI_HOME` of this program's runs. */
+  get home(): string {
+    return path.join(this.root, "pulumi-home");
   }
 
   /** The stack's state file, as the local backend keeps it. */

@@ -22,7 +22,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { CommandType } from "../provider/schema";
 import type { Claim } from "../provider/resources/claims";
-import { problemsOf } from "../provider/resources/claims";
+import { problemsOf, problemsOfClaims } from "../provider/resources/claims";
 
 export type { Claim } from "../provider/resources/claims";
 export { problemsOf } from "../provider/resources/claims";
@@ -240,8 +240,8 @@ export function claimCommands(
     const settledAll = everyClaimSettled(seq, `${app ?? ""}/${guild ?? "global"}`);
     settle();
     await settledAll;
-    const problems = new Set(mine.flatMap((c) => problemsOf(c, reg.claims)));
-    return problems.size > 0 ? [...problems].join("\n") : undefined;
+    const problems = problemsOfClaims(mine, reg.claims);
+    return problems.length > 0 ? problems.join("\n") : undefined;
   });
 }
 

@@ -37,13 +37,12 @@
  * error (the PUT is all or nothing on the service; the engine records none of them).
  */
 import * as fs from "node:fs";
-import type { CommandsApi, WireCommand, WireCommandBody, WireCommandPatch } from "../client";
-import type { Scope, Where } from "../schema";
+import type { CommandsApi, WireCommand, WireCommandBody } from "../client";
 import { CANONICAL_COMMAND_FIELDS, CommandType, patchBody } from "../schema";
 import { Routes } from "../routes";
 import type { Clock } from "./clock";
 import type { ScopeCache } from "./scopeCache";
-import { bulkBody, fieldsTheBodyCannotCarry, sameIdentity } from "./scopeOverwrite";
+import { putScope, sameIdentity } from "./scopeOverwrite";
 import { fillStep, goesByPost, holdStep } from "./bulkBatching";
 import type { ProviderSettings } from "./settings";
 
@@ -340,7 +339,6 @@ export class BulkWriter {
 
   private async runBatch(queue: ScopeQueue, batch: Pending[], heldMs = 0): Promise<void> {
     const { applicationId, guildId } = queue;
-    const scope: Scope = guildId === undefined ? "global" : "guild";
     this.logBatch(queue, batch, heldMs, "put");
 
     const settled = new Set<Pending>();
@@ -422,56 +420,18 @@ export class BulkWriter {
         return;
       }
 
-      const where: Where = `${scope}:bulk`;
-      const bodies = list.map((e) => bulkBody(e.id, e.intended, scope, where));
-      const api = this.rt.client;
-      let answer: WireCommand[];
-      try {
-        answer =
-          guildId === undefined
-            ? await api.bulkOverwriteGlobalCommands(applicationId, bodies)
-            : await api.bulkOverwriteGuildCommands(applicationId, guildId, bodies);
-      } finally {
-        this.rt.scopes.invalidateScope(applicationId, guildId);
-      }
-
-      // Each entry's command in the answer: by id, or for a new one by (type, name).
-      const final: WireCommand[] = [];
-      for (const e of list) {
-        const found =
-          e.id !== undefined
-            ? answer.find((c) => c.id === e.id)
-            : answer.find((c) => sameIdentity(c, e.intended));
-        if (found === undefined) {
-          const error = new Error(
-            `the bulk overwrite of ${scopeName(applicationId, guildId)} answered without ` +
-              `the command ${String(e.intended["name"])}`,
-          );
-          for (const p of e.waiting) fail(p, error);
-          continue;
-        }
-        let command = found;
-        const lost = fieldsTheBodyCannotCarry(e.intended, found, where);
-        if (lost.length > 0) {
-          try {
-            const patch = patchBody(e.intended, lost) as WireCommandPatch;
-            command =
-              guildId === undefined
-                ? await api.editGlobalCommand(applicationId, found.id, patch)
-                : await api.editGuildCommand(applicationId, guildId, found.id, patch);
-          } catch (error) {
-            for (const p of e.waiting) fail(p, error);
-            final.push(found);
+      const results = await putScope(this.rt, applicationId, guildId, list);
+      list.forEach((e, i) => {
+        const result = results[i];
+        for (const p of e.waiting) {
+          if (result === undefined || !result.ok) {
+            fail(p, result?.error ?? new Error("the bulk overwrite answered nothing"));
             continue;
           }
-        }
-        final.push(command);
-        for (const p of e.waiting) {
           settled.add(p);
-          p.resolve({ command, created: e.created });
+          p.resolve({ command: result.command, created: e.created });
         }
-      }
-      this.rt.scopes.primeScope(applicationId, guildId, final);
+      });
       for (const p of deletes) {
         if (settled.has(p)) continue;
         settled.add(p);
@@ -503,11 +463,4 @@ function routeParams(queue: ScopeQueue): Record<string, string> {
 /** The command a PATCH of `body` makes of `live`: what an update means in per-command mode. */
 function applyPatch(live: Record<string, unknown>, body: WireCommandBody): Record<string, unknown> {
   return { ...live, ...patchBody(body, CANONICAL_COMMAND_FIELDS) };
-}
-
-/** How messages name a scope. */
-export function scopeName(applicationId: string, guildId: string | undefined): string {
-  return guildId === undefined
-    ? `the global scope of application ${applicationId}`
-    : `guild ${guildId} (application ${applicationId})`;
 }

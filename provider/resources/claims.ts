@@ -28,11 +28,38 @@ function scopeLabel(c: Claim): string {
     : `guild ${c.guildId} of application ${c.applicationId}`;
 }
 
-const sameScope = (a: Claim, b: Claim): boolean =>
-  a.applicationId === b.applicationId && a.guildId === b.guildId;
+/** The key of the claims that count toward one cap: application, scope and type. */
+const capKey = (c: Claim): string => `${c.applicationId}/${c.guildId ?? ""}/${c.type}`;
+
+/**
+ * The problems each of `claims` takes part in, given every claim known so far (`all`,
+ * which includes them), once each. One pass over `all`: a 1,100-command program checks
+ * its claims in milliseconds, not in the quadratic time of comparing every pair.
+ */
+export function problemsOfClaims(claims: readonly Claim[], all: readonly Claim[]): string[] {
+  const wanted = new Set(claims.map(capKey));
+  const sameType = new Map<string, Claim[]>();
+  for (const c of all) {
+    const key = capKey(c);
+    if (!wanted.has(key)) continue;
+    const group = sameType.get(key);
+    if (group === undefined) sameType.set(key, [c]);
+    else group.push(c);
+  }
+  const problems = new Set<string>();
+  for (const claim of claims) {
+    for (const p of problemsIn(claim, sameType.get(capKey(claim)) ?? [])) problems.add(p);
+  }
+  return [...problems];
+}
 
 /** The problems one claim takes part in, given every claim known so far. */
 export function problemsOf(claim: Claim, all: readonly Claim[]): string[] {
+  return problemsOfClaims([claim], all);
+}
+
+/** The problems of one claim, given the claims of its application, scope and type. */
+function problemsIn(claim: Claim, sameType: readonly Claim[]): string[] {
   const problems: string[] = [];
   const typeName = TYPE_NAMES[claim.type] ?? `type ${claim.type}`;
   if (claim.guildId !== undefined && claim.type === CommandType.PRIMARY_ENTRY_POINT) {
@@ -41,9 +68,7 @@ export function problemsOf(claim: Claim, all: readonly Claim[]): string[] {
         "entry points exist only in the global scope",
     );
   }
-  const twins = all.filter(
-    (c) => sameScope(c, claim) && c.type === claim.type && c.name === claim.name,
-  );
+  const twins = sameType.filter((c) => c.name === claim.name);
   if (twins.length > 1) {
     problems.push(
       `resources ${twins.map((c) => `'${c.resource}'`).join(", ")} all declare the ${typeName} command ` +
@@ -53,7 +78,6 @@ export function problemsOf(claim: Claim, all: readonly Claim[]): string[] {
   }
   // The one limits table; a guild's 0 entry points is the problem reported above.
   const limit = commandsPerScope(claim.type, claim.guildId === undefined ? "global" : "guild");
-  const sameType = all.filter((c) => sameScope(c, claim) && c.type === claim.type);
   if (limit > 0 && sameType.length > limit) {
     problems.push(
       `${sameType.length} ${typeName} commands in ${scopeLabel(claim)} (the limit is ${limit}): ` +
@@ -84,8 +108,7 @@ export class DeploymentClaims {
   claimAll(urn: string, claims: readonly Claim[]): string[] {
     this.release(urn);
     claims.forEach((c, i) => this.byUrn.set(`${urn}#${i}`, c));
-    const all = [...this.byUrn.values()];
-    return [...new Set(claims.flatMap((c) => problemsOf(c, all)))];
+    return problemsOfClaims(claims, [...this.byUrn.values()]);
   }
 
   /** The resource no longer claims a command (its check failed before a claim). */

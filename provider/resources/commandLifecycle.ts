@@ -28,7 +28,7 @@ import { forEngine } from "./engineErrors";
 import type { ProviderRuntime } from "./runtime";
 import type { StackConfig } from "./settings";
 import { adoptLiveTwin } from "./liveTwin";
-import { scopeName } from "./bulkWriter";
+import { scopeName } from "./scopeOverwrite";
 import { createProblems, replacementNeedsRoom } from "./scopeLimits";
 import type { Bag, Path } from "./propertyBags";
 import {

@@ -31,6 +31,7 @@ import {
 import { ServiceErrorCode } from "../schema";
 import type { Bag } from "./propertyBags";
 import type { ProviderSettings, StackConfig } from "./settings";
+import type { TimingLog } from "./timingLog";
 
 export type ProviderMethod = "check" | "diff" | "create" | "read" | "update" | "delete";
 
@@ -235,7 +236,7 @@ export interface ResourceProviderMethods {
 export function forEngine<P extends ResourceProviderMethods>(
   provider: P,
   describe: DescribeResource,
-  rt: { readonly settings: ProviderSettings },
+  rt: { readonly settings: ProviderSettings; readonly timing?: TimingLog },
 ): P {
   const wrap =
     <A extends unknown[], R>(
@@ -244,18 +245,25 @@ export function forEngine<P extends ResourceProviderMethods>(
       what: (...args: A) => string,
     ) =>
     async (...args: A): Promise<R> => {
+      const nameOf = (): string => {
+        try {
+          return what(...args);
+        } catch {
+          return "the resource";
+        }
+      };
+      const timing = rt.timing?.enabled === true ? rt.timing : undefined;
+      const at = timing?.time() ?? 0;
+      let failed = false;
       try {
         return await fn(...args);
       } catch (err) {
-        let name: string;
-        try {
-          name = what(...args);
-        } catch {
-          name = "the resource";
-        }
-        const failure = engineFailure(method, name, err, settingsOf(rt));
+        failed = true;
+        const failure = engineFailure(method, nameOf(), err, settingsOf(rt));
         quietHostEcho(failure);
         throw failure;
+      } finally {
+        timing?.call(method, nameOf(), at, failed);
       }
     };
   const wrapped: ResourceProviderMethods = {

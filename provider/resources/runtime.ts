@@ -19,6 +19,7 @@ import { ScopeCache } from "./scopeCache";
 import { ScopeLocks } from "./scopeOverwrite";
 import type { ProviderSettings, StackConfig } from "./settings";
 import { readSettings } from "./settings";
+import { TimingLog } from "./timingLog";
 
 export interface RuntimeOptions {
   readonly clock?: Clock;
@@ -33,6 +34,8 @@ export class ProviderRuntime {
   readonly bulk: BulkWriter;
   /** Each scope's bulk overwrites, one at a time (scopeOverwrite.ts). */
   readonly scopeLocks = new ScopeLocks();
+  /** `DISCORD_TIMING_LOG`: the provider calls' and rate-limit waits' timings (timingLog.ts). */
+  readonly timing: TimingLog;
   private readonly env: NodeJS.ProcessEnv;
   private current: ProviderSettings | undefined;
   private api: CommandsApi | undefined;
@@ -42,6 +45,7 @@ export class ProviderRuntime {
   constructor(options: RuntimeOptions = {}) {
     this.clock = options.clock ?? systemClock;
     this.env = options.env ?? process.env;
+    this.timing = new TimingLog(this.env["DISCORD_TIMING_LOG"]);
     this.scopes = new ScopeCache(this);
     this.bulk = new BulkWriter(this);
   }
@@ -79,6 +83,7 @@ export class ProviderRuntime {
     this.api ??= createCommandsClient({
       ...this.settings.client,
       refreshRefusals: this.deployment,
+      ...(this.timing.enabled ? { onEvent: this.timing.onClientEvent } : {}),
       now: () => this.clock.now(),
       sleep: (ms) => this.clock.sleep(ms),
     });

@@ -18,6 +18,7 @@
  * command; a key gone is a deleted command: so a rename makes a new id, and the
  * permissions that follow the id are written again.
  */
+import { isDeepStrictEqual } from "node:util";
 import type { WireCommand, WireCommandBody, WireCommandPatch } from "../client";
 import { ConfigurationError } from "../client";
 import type { CanonicalCommandField, Scope, SchemaIssue } from "../schema";
@@ -171,9 +172,11 @@ function changesBetween(olds: Bag, news: Bag): Change[] {
   const newDefs = definitions(news);
   const changes: Change[] = [];
   for (const [key, args] of Object.entries(newDefs)) {
-    const body = wireBody(key, args, scope);
     const id = ids[key];
     const before = oldDefs[key];
+    // The same definition: nothing to normalize or compare (a no-op preview of a large set).
+    if (id !== undefined && isDeepStrictEqual(before, args)) continue;
+    const body = wireBody(key, args, scope);
     if (id === undefined || before === undefined) {
       changes.push({ key, kind: "create", body });
       continue;

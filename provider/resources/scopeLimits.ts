@@ -32,7 +32,7 @@
  */
 import type { WireCommand } from "../client";
 import { commandsPerScope, CommandType, Limits } from "../schema";
-import { scopeName } from "./bulkWriter";
+import { scopeName } from "./scopeOverwrite";
 import type { ProviderRuntime } from "./runtime";
 
 const TYPE_NAMES: Record<number, string> = Object.fromEntries(

@@ -112,27 +112,33 @@ export async function freshScope(
   return [...(await rt.scopes.scopeCommands(applicationId, guildId)).values()];
 }
 
+/** One list element's outcome: the command the scope now holds for it, or why there is none. */
+export type OverwriteResult =
+  | { readonly ok: true; readonly command: WireCommand }
+  | { readonly ok: false; readonly error: unknown };
+
+/** How messages name a scope. */
+export function scopeName(applicationId: string, guildId: string | undefined): string {
+  return guildId === undefined
+    ? `the global scope of application ${applicationId}`
+    : `guild ${guildId} (application ${applicationId})`;
+}
+
 /**
- * Writes `list` as the scope's whole list: the entry points the list leaves out are
- * deleted on their own first (a PUT that leaves one out is refused, 50240), then one PUT,
- * then a PATCH of the fields the body could not carry. Answers each list element's
- * command, in order. The caller holds the scope's lock.
+ * Sends `list` as the scope's whole list in one PUT, then restores with one PATCH each
+ * the fields the body could not carry. Answers each element's outcome, in order: an
+ * element the answer lacks, or whose PATCH failed, fails alone (the others are written).
+ * The PUT's own failure throws. The scope's cached list becomes the answer. The caller
+ * holds the scope's lock and has built `list` from the whole scope.
  */
-export async function overwriteScope(
-  rt: ProviderRuntime,
+export async function putScope(
+  rt: Pick<ProviderRuntime, "client" | "scopes">,
   applicationId: string,
   guildId: string | undefined,
-  live: readonly WireCommand[],
   list: readonly IntendedCommand[],
-): Promise<WireCommand[]> {
+): Promise<OverwriteResult[]> {
   const scope: Scope = guildId === undefined ? "global" : "guild";
   const api = rt.client;
-  const kept = new Set(list.map((e) => e.id).filter((id) => id !== undefined));
-  for (const c of live) {
-    if (c.type === CommandType.PRIMARY_ENTRY_POINT && !kept.has(c.id)) {
-      await api.deleteGlobalCommand(applicationId, c.id);
-    }
-  }
   const where: Where = `${scope}:bulk`;
   const bodies = list.map((e) => bulkBody(e.id, e.intended, scope, where));
   let answer: WireCommand[];
@@ -145,30 +151,73 @@ export async function overwriteScope(
     rt.scopes.invalidateScope(applicationId, guildId);
     throw err;
   }
-  const final: WireCommand[] = [];
+  const patched = new Map<string, WireCommand>();
+  const results: OverwriteResult[] = [];
   for (const e of list) {
     const found =
       e.id !== undefined
         ? answer.find((c) => c.id === e.id)
         : answer.find((c) => sameIdentity(c as unknown as Record<string, unknown>, e.intended));
     if (found === undefined) {
-      rt.scopes.invalidateScope(applicationId, guildId);
-      throw new Error(
-        `the bulk overwrite of ${guildId === undefined ? "the global scope" : `guild ${guildId}`} ` +
-          `answered without the command ${String(e.intended["name"])}`,
-      );
+      results.push({
+        ok: false,
+        error: new Error(
+          `the bulk overwrite of ${scopeName(applicationId, guildId)} answered without the command ` +
+            String(e.intended["name"]),
+        ),
+      });
+      continue;
     }
-    let command = found;
     const lost = fieldsTheBodyCannotCarry(e.intended, found, where);
-    if (lost.length > 0) {
+    if (lost.length === 0) {
+      results.push({ ok: true, command: found });
+      continue;
+    }
+    try {
       const patch = patchBody(e.intended, lost) as WireCommandPatch;
-      command =
+      const command =
         guildId === undefined
           ? await api.editGlobalCommand(applicationId, found.id, patch)
           : await api.editGuildCommand(applicationId, guildId, found.id, patch);
+      patched.set(command.id, command);
+      results.push({ ok: true, command });
+    } catch (error) {
+      results.push({ ok: false, error });
     }
-    final.push(command);
   }
-  rt.scopes.primeScope(applicationId, guildId, final);
-  return final;
+  // The answer is the scope's whole list: the next write of the deployment starts from it.
+  rt.scopes.primeScope(
+    applicationId,
+    guildId,
+    answer.map((c) => patched.get(c.id) ?? c),
+  );
+  return results;
+}
+
+/**
+ * Writes `list` as the scope's whole list: the entry points the list leaves out are
+ * deleted on their own first (a PUT that leaves one out is refused, 50240), then
+ * `putScope`. Answers each list element's command, in order; any element's failure
+ * fails the whole (its resource holds the whole list). The caller holds the scope's lock.
+ */
+export async function overwriteScope(
+  rt: ProviderRuntime,
+  applicationId: string,
+  guildId: string | undefined,
+  live: readonly WireCommand[],
+  list: readonly IntendedCommand[],
+): Promise<WireCommand[]> {
+  const kept = new Set(list.map((e) => e.id).filter((id) => id !== undefined));
+  for (const c of live) {
+    if (c.type === CommandType.PRIMARY_ENTRY_POINT && !kept.has(c.id)) {
+      await rt.client.deleteGlobalCommand(applicationId, c.id);
+    }
+  }
+  const results = await putScope(rt, applicationId, guildId, list);
+  const failed = results.find((r) => !r.ok);
+  if (failed !== undefined && !failed.ok) {
+    rt.scopes.invalidateScope(applicationId, guildId);
+    throw failed.error;
+  }
+  return results.flatMap((r) => (r.ok ? [r.command] : []));
 }

@@ -56,11 +56,10 @@ export async function configureStack(
   emu: RunningEmulator,
   credentials: Record<string, string> = { botToken: emu.botToken },
 ): Promise<void> {
-  await prog.ok(["config", "set", "discord:apiUrl", emu.url]);
-  await prog.ok(["config", "set", "discord:applicationId", emu.applicationId]);
-  for (const [key, value] of Object.entries(credentials)) {
-    await prog.ok(["config", "set", "--secret", `discord:${key}`, value]);
-  }
+  await prog.setConfig(
+    { "discord:apiUrl": emu.url, "discord:applicationId": emu.applicationId },
+    Object.fromEntries(Object.entries(credentials).map(([k, v]) => [`discord:${k}`, v])),
+  );
 }
 
 export interface StateResource {

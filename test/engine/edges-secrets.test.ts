@@ -132,7 +132,12 @@ describe.each([
   ],
 ])("a stack using %s", (_label, stack, credentials) => {
   test("leaves no credential in state, CLI output or logs", async () => {
-    const prog = new PulumiProgram(`edges-secrets-${stack}`, { "index.ts": program });
+    // The CLI's automatic log as users have it: its files are searched too.
+    const prog = new PulumiProgram(
+      `edges-secrets-${stack}`,
+      { "index.ts": program },
+      { automaticLogs: true },
+    );
     const runs: [string, CliResult][] = [];
     const run = async (args: string[], echo = true): Promise<CliResult> => {
       const res = await prog.run(args, { echo });
@@ -174,6 +179,7 @@ describe.each([
         found.push(...leaks(`the output of ${cmd}`, Buffer.from(printed(res))));
       const files = filesUnder(prog.root);
       expect(files.some((f) => f.endsWith(`${stack}.json`))).toBe(true);
+      expect(files.some((f) => f.includes(`${path.sep}logs${path.sep}pulumi-`))).toBe(true);
       for (const file of files)
         found.push(...leaks(path.relative(prog.root, file), fs.readFileSync(file)));
       expect(found).toEqual([]);

@@ -46,18 +46,10 @@ export async function programAgainst(
 ): Promise<PulumiProgram> {
   const prog = new PulumiProgram(name, { "index.ts": source });
   await prog.stack("dev");
-  await prog.ok([
-    "config",
-    "set-all",
-    "--plaintext",
-    `discord:apiUrl=${emu.url}`,
-    "--plaintext",
-    `discord:applicationId=${emu.applicationId}`,
-    "--secret",
-    `discord:botToken=${emu.botToken}`,
-    "--secret",
-    `discord:bearerToken=${emu.userBearerToken}`,
-  ]);
+  await prog.setConfig(
+    { "discord:apiUrl": emu.url, "discord:applicationId": emu.applicationId },
+    { "discord:botToken": emu.botToken, "discord:bearerToken": emu.userBearerToken },
+  );
   return prog;
 }
 
@@ -70,19 +62,17 @@ export async function configurePluginStack(
   emu: RunningEmulator,
   plain: Readonly<Record<string, string>> = {},
 ): Promise<void> {
-  await prog.ok([
-    "config",
-    "set-all",
-    "--plaintext",
-    `discord-commands:apiUrl=${emu.url}`,
-    "--plaintext",
-    `discord-commands:applicationId=${emu.applicationId}`,
-    "--secret",
-    `discord-commands:botToken=${emu.botToken}`,
-    "--secret",
-    `discord-commands:bearerToken=${emu.userBearerToken}`,
-    ...Object.entries(plain).flatMap(([k, v]) => ["--plaintext", `${k}=${v}`]),
-  ]);
+  await prog.setConfig(
+    {
+      "discord-commands:apiUrl": emu.url,
+      "discord-commands:applicationId": emu.applicationId,
+      ...plain,
+    },
+    {
+      "discord-commands:botToken": emu.botToken,
+      "discord-commands:bearerToken": emu.userBearerToken,
+    },
+  );
 }
 
 export function liveCommands(emu: RunningEmulator): LiveCommand[] {

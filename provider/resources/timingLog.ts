@@ -1,0 +1,101 @@
+/**
+ * `DISCORD_TIMING_LOG=<file>`: where a provider process spends a deployment, as JSON lines
+ * appended to the file. One line when the process first logs (its pid and when it
+ * started), one per provider call (check, diff, create, read, update, delete: when it
+ * started and how long it took) and one per rate-limit wait of the client. With the
+ * engine's own timings (the CLI's wall time, the program's), this splits a slow `up` into
+ * the engine, the program, the provider and its waits: `npm run bench -- --scale` reads it.
+ *
+ * Lines carry no id, token or body: the resource is named as error messages name it. A
+ * file that cannot be written is said once on stderr and the deployment goes on.
+ */
+import * as fs from "node:fs";
+import type { ClientEvent } from "../client/config";
+
+export type TimingLine =
+  | { readonly type: "process"; readonly pid: number; readonly startedAt: number }
+  | {
+      readonly type: "call";
+      readonly pid: number;
+      readonly method: string;
+      readonly resource: string;
+      /** Epoch ms. */
+      readonly at: number;
+      readonly ms: number;
+      readonly failed: boolean;
+    }
+  | {
+      readonly type: "rateLimited";
+      readonly pid: number;
+      readonly route: string;
+      readonly at: number;
+      readonly waitMs: number;
+    };
+
+export class TimingLog {
+  private started = false;
+  private failed = false;
+
+  /** `file` undefined or empty: logs nothing, costs nothing. */
+  constructor(
+    private readonly file: string | undefined,
+    private readonly now: () => number = () => performance.timeOrigin + performance.now(),
+  ) {}
+
+  get enabled(): boolean {
+    return this.file !== undefined && this.file !== "" && !this.failed;
+  }
+
+  /** Epoch ms, to the fraction (the call spans are short). */
+  time(): number {
+    return this.now();
+  }
+
+  call(method: string, resource: string, at: number, failed: boolean): void {
+    if (!this.enabled) return;
+    const ms = Math.round((this.now() - at) * 10) / 10;
+    this.write({
+      type: "call",
+      pid: process.pid,
+      method,
+      resource,
+      at: Math.round(at),
+      ms,
+      failed,
+    });
+  }
+
+  /** The client's hook: logs its rate-limit waits. */
+  readonly onClientEvent = (event: ClientEvent): void => {
+    if (!this.enabled || event.type !== "rateLimited") return;
+    this.write({
+      type: "rateLimited",
+      pid: process.pid,
+      route: event.route,
+      at: Math.round(this.now()),
+      waitMs: event.waitMs,
+    });
+  };
+
+  private write(line: TimingLine): void {
+    const file = this.file as string;
+    try {
+      if (!this.started) {
+        this.started = true;
+        const start: TimingLine = {
+          type: "process",
+          pid: process.pid,
+          startedAt: Math.round(performance.timeOrigin),
+        };
+        fs.appendFileSync(file, `${JSON.stringify(start)}\n`);
+      }
+      fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
+    } catch (err) {
+      this.failed = true;
+      const reason = err instanceof Error ? err.message : String(err);
+      console.warn(
+        `DISCORD_TIMING_LOG: cannot append to ${file} (${reason}); timings are not logged`,
+      );
+    }
+  }
+}
