@@ -4,14 +4,18 @@
  *
  * 1,100 commands: one `CommandSet` of 100 definitions deployed to the global scope and 10
  * guilds (one unmanaged command already in each scope), from a TypeScript program (the
- * dynamic resources) and, with `--python`, from a Python program through the plugin:
+ * dynamic resources), then through the plugin from a YAML program and, with `--python`,
+ * from a Python program:
  *  - `up` from empty, with the engine's default parallelism: wall time, requests, 429s,
- *    the provider process's peak RSS, and where the time went;
+ *    the provider process's peak RSS;
  *  - a no-op `preview --refresh` against that of 1,100 no-op dynamic resources, and its
- *    list GETs;
- *  - one definition changed: its writes;
- *  - one guild added: wall time and writes;
- *  - the state's bytes per command.
+ *    list GETs (TypeScript);
+ *  - one definition changed: its writes (TypeScript);
+ *  - one guild added: wall time and writes, against a no-op `up` of the same stack, and
+ *    (TypeScript) the same without the CLI's automatic log;
+ *  - the state's bytes per command;
+ *  - for each timed run, where the time went (benchTimings.ts): when each process started,
+ *    the provider's calls and rate-limit waits (DISCORD_TIMING_LOG), each role's CPU time.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -77,7 +81,7 @@ for (let i = 0; i < 1100; i++) new pulumi.dynamic.Resource(provider, \`noop-\${i
 `;
 
 /** The Python program of the same set, through the plugin's generated SDK. */
-function pyProgram(guilds: number): string {
+function pyProgram(guilds: readonly string[]): string {
   return `import atexit, json, os, time
 
 _log = os.environ.get("BENCH_PROGRAM_LOG")
@@ -100,10 +104,32 @@ commands = [
     for i in range(${DEFINITIONS})
 ]
 scopes = [discord.CommandSetScopeArgs()] + [
-    discord.CommandSetScopeArgs(guild_id=g) for g in ${JSON.stringify(GUILDS.slice(0, guilds))}
+    discord.CommandSetScopeArgs(guild_id=g) for g in ${JSON.stringify(guilds)}
 ]
 discord.CommandSet("scale", commands=commands, scopes=scopes)
 `;
+}
+
+/** The YAML program of the same set, through the plugin. */
+function yamlProgram(guilds: readonly string[]): string {
+  const lines = [
+    "name: bench-scale-yaml",
+    "runtime: yaml",
+    "packages:",
+    `  discord-commands: ${path.join(PROJECT_ROOT, "plugin")}`,
+    "resources:",
+    "  scale:",
+    "    type: discord-commands:CommandSet",
+    "    properties:",
+    "      commands:",
+  ];
+  for (let i = 0; i < DEFINITIONS; i++) {
+    lines.push(`        - name: cmd${i}`, `          description: Command ${i}`);
+    lines.push("          options:", "            - type: 3", "              name: text");
+    lines.push("              description: Some text");
+  }
+  lines.push("      scopes:", "        - {}", ...guilds.map((g) => `        - guildId: "${g}"`));
+  return `${lines.join("\n")}\n`;
 }
 
 async function scaleEmulator(): Promise<RunningEmulator> {
@@ -304,43 +330,60 @@ async function typescriptScale(): Promise<string[]> {
   }
 }
 
-async function pythonScale(): Promise<string[]> {
-  // The generated SDK into setup's venv, as plugin-python's test installs it.
+/**
+ * The same set through the plugin from a Python or a YAML program: `up` from empty, a
+ * no-op `up`, and one guild added. The plugin starts with the engine (the program's
+ * `packages:` names it), so its start overlaps the program's.
+ */
+async function pluginScale(language: "python" | "yaml"): Promise<string[]> {
   const venv = path.join(PROJECT_ROOT, ".work", "venv");
-  execFileSync(
-    path.join(venv, "bin", "pip"),
-    ["install", "--no-deps", "--quiet", path.join(PROJECT_ROOT, "sdks", "python")],
-    { stdio: "inherit" },
-  );
+  if (language === "python") {
+    // The generated SDK into setup's venv, as plugin-python's test installs it.
+    execFileSync(
+      path.join(venv, "bin", "pip"),
+      ["install", "--no-deps", "--quiet", path.join(PROJECT_ROOT, "sdks", "python")],
+      { stdio: "inherit" },
+    );
+  }
+  const files = (guilds: readonly string[]): Record<string, string> =>
+    language === "yaml"
+      ? { "Pulumi.yaml": yamlProgram(guilds) }
+      : {
+          "Pulumi.yaml": [
+            "name: bench-scale-python",
+            "runtime:",
+            "  name: python",
+            "  options:",
+            `    virtualenv: ${venv}`,
+            "packages:",
+            `  discord-commands: ${path.join(PROJECT_ROOT, "plugin")}`,
+            "",
+          ].join("\n"),
+          "__main__.py": pyProgram(guilds),
+        };
+  const label = language === "yaml" ? "YAML" : "Python";
   const emu = await scaleEmulator();
-  const prog = benchProgram("bench-scale-py", {
-    "Pulumi.yaml": [
-      "name: bench-scale-py",
-      "runtime:",
-      "  name: python",
-      "  options:",
-      `    virtualenv: ${venv}`,
-      "packages:",
-      `  discord-commands: ${path.join(PROJECT_ROOT, "plugin")}`,
-      "",
-    ].join("\n"),
-    "__main__.py": pyProgram(10),
-  });
+  const prog = benchProgram(`bench-scale-${language}`, files(GUILDS.slice(0, 10)));
   try {
     await prog.stack("bench");
     await prog.setConfig(
       { "discord-commands:apiUrl": emu.url, "discord-commands:applicationId": APP },
       { "discord-commands:botToken": emu.botToken },
     );
-    const up = await run(emu, prog, "Python (plugin), 1,100 commands: up from empty", UP);
-    const peakMb = up.providerRssMb;
+    const up = await run(emu, prog, `${label} (plugin), 1,100 commands: up from empty`, UP);
     const live = emu.control.commands().length;
     const stateBytes = fs.statSync(prog.stateFile("bench")).size;
+    const noopUp = await run(emu, prog, `${label} (plugin): no-op up`, UP);
+    prog.write(files(GUILDS.slice(0, 11)));
+    const added = await run(emu, prog, `${label} (plugin): one guild added`, UP);
     return [
-      `Python (plugin), the same set (${live - kept(emu)} commands live, ${kept(emu)}/${GUILDS.length + 1} others kept):`,
+      `${label} (plugin), the same set (${live - kept(emu)} commands live, ${kept(emu)}/${GUILDS.length + 1} others kept):`,
       `  up from empty: ${up.seconds.toFixed(1)} s, ${up.requests} requests (${up.writes} writes), 429s ${up.limited}; ` +
-        `plugin process peak RSS ${peakMb.toFixed(0)} MB; state ${(stateBytes / (live - kept(emu))).toFixed(0)} bytes per command`,
+        `plugin process peak RSS ${up.providerRssMb.toFixed(0)} MB; state ${(stateBytes / (live - kept(emu))).toFixed(0)} bytes per command`,
       ...up.where.map((l) => `    ${l}`),
+      `  one guild added (100 commands): ${added.seconds.toFixed(1)} s (goal <= 5), writes ${added.writes}, requests ${added.requests}; ` +
+        `a no-op up ${noopUp.seconds.toFixed(1)} s`,
+      ...added.where.map((l) => `    ${l}`),
     ];
   } finally {
     prog.cleanup();
@@ -350,6 +393,7 @@ async function pythonScale(): Promise<string[]> {
 
 export async function main(): Promise<void> {
   const lines = await typescriptScale();
-  if (process.argv.includes("--python")) lines.push(...(await pythonScale()));
+  lines.push(...(await pluginScale("yaml")));
+  if (process.argv.includes("--python")) lines.push(...(await pluginScale("python")));
   process.stdout.write(`\n${lines.join("\n")}\n`);
 }

@@ -4,10 +4,14 @@
  * scope with its permissions; a second `up` writes nothing; a changed definition is named
  * with its field in `preview --diff` and costs one PATCH per scope; a definition declared
  * twice, and a single command claiming a name the set holds in the same scope, fail the
- * preview naming them; destroy keeps every command the stack does not manage.
+ * preview naming them; destroy keeps every command the stack does not manage. The plugin's
+ * DISCORD_TIMING_LOG times the Construct and every lifecycle call.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
 import { startEmulator } from "../../emulator";
+import type { TimingLine } from "../../provider/resources/timingLog";
 import { PulumiProgram } from "../../scripts/pulumiProgram";
 import { PROJECT_ROOT } from "../../scripts/toolchain";
 import { Api } from "../emulator/helpers";
@@ -77,6 +81,8 @@ beforeAll(async () => {
   const other = await api.post(`${api.guild}/commands`, { name: "not-ours", description: "x" });
   expect(other.status).toBe(201);
   prog = new PulumiProgram("plugin-command-set", { "Pulumi.yaml": program("Kick a member") });
+  // The plugin's timings (provider/resources/timingLog.ts), read by the first test.
+  prog.env["DISCORD_TIMING_LOG"] = path.join(prog.root, "timings.jsonl");
   await prog.stack("dev");
   await configurePluginStack(prog, emu);
 });
@@ -110,6 +116,17 @@ test("the set deploys to the guild and the global scope with its permissions; a 
       `PUT editCommandPermissions guild:${A} permissions:${ban.id} 200`,
     ].sort(),
   );
+  // The plugin timed its Construct of the set and each call of its children's lifecycles.
+  const timings = fs
+    .readFileSync(path.join(prog.root, "timings.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as TimingLine);
+  const calls = timings.flatMap((t) => (t.type === "call" ? [`${t.method} ${t.resource}`] : []));
+  expect(calls).toContain("construct the command set 'mods'");
+  expect(calls.filter((c) => c.startsWith("create "))).toHaveLength(3);
+  expect(timings.some((t) => t.type === "process")).toBe(true);
+
   emu.control.resetLog();
   await prog.up();
   expect(writes(emu)).toEqual([]);
