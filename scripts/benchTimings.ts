@@ -17,7 +17,10 @@ import type { TimingLine } from "../provider/resources/timingLog";
 export type Role = "engine" | "language host" | "program" | "provider";
 
 const ROLES: readonly [Role, RegExp][] = [
-  ["provider", /dynamic-provider\/index\.js|run-plugin|provider\/plugin|\/plugin\/index\.js/],
+  [
+    "provider",
+    /dynamic-provider\/index\.js|pulumi-resource-|run-plugin|provider\/plugin|\/plugin\/index\.js/,
+  ],
   ["program", /cmd\/run\/index\.js|pulumi-language-python-exec|__main__\.py/],
   ["language host", /pulumi-language-/],
   ["engine", /^(\S*\/)?pulumi\s/],
