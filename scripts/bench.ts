@@ -22,14 +22,18 @@
  *
  * Needs `npm run setup` first (the engine runs dist/).
  */
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
 import { CommandsApi } from "../provider/client";
-import { PulumiProgram, scratchDir } from "./pulumiProgram";
+import {
+  buildNodeSdk,
+  installPythonSdk,
+  PulumiProgram,
+  pythonPluginProject,
+} from "./pulumiProgram";
 import { PROJECT_ROOT } from "./toolchain";
 
 const PER_SCOPE = 50;
@@ -356,22 +360,6 @@ function pluginProgram(name: string, guildId: string, form: PluginForm): string 
 
 type PluginForm = "resources" | "scopes" | "python" | "typescript";
 
-/**
- * The generated Node.js SDK built as its package.json says (`tsc` into bin/, its
- * package.json beside), as plugin-typescript's test builds it. Returns the bin folder.
- */
-function buildNodeSdk(): string {
-  const bin = path.join(scratchDir("bench-sdk-nodejs"), "bin");
-  const sdk = path.join(PROJECT_ROOT, "sdks", "nodejs");
-  execFileSync(
-    path.join(PROJECT_ROOT, "node_modules", ".bin", "tsc"),
-    ["-p", path.join(sdk, "tsconfig.json"), "--outDir", bin],
-    { stdio: "inherit" },
-  );
-  fs.copyFileSync(path.join(sdk, "package.json"), path.join(bin, "package.json"));
-  return bin;
-}
-
 /** The 100 commands as a TypeScript program on the generated SDK (through the plugin). */
 function typescriptSdkProgramFiles(name: string, guildId: string): Record<string, string> {
   return {
@@ -400,18 +388,8 @@ function typescriptSdkProgramFiles(name: string, guildId: string): Record<string
 
 /** The 100 commands as a Python program of the plugin's resources (generated SDK). */
 function pythonProgramFiles(name: string, guildId: string): Record<string, string> {
-  const venv = path.join(PROJECT_ROOT, ".work", "venv");
   return {
-    "Pulumi.yaml": [
-      `name: ${name}`,
-      "runtime:",
-      "  name: python",
-      "  options:",
-      `    virtualenv: ${venv}`,
-      "packages:",
-      `  discord-commands: ${path.join(PROJECT_ROOT, "plugin")}`,
-      "",
-    ].join("\n"),
+    "Pulumi.yaml": pythonPluginProject(name),
     "__main__.py": [
       "import pulumi_discord_commands as discord",
       "",
@@ -433,15 +411,7 @@ async function pluginBulkScenario(
   const logFile = path.join(os.tmpdir(), `bench-plugin-${process.pid}.jsonl`);
   fs.rmSync(logFile, { force: true });
   const name = `bench-plugin-${form}`;
-  if (form === "python") {
-    // The generated SDK into setup's venv, as the plugin-python test installs it.
-    const venv = path.join(PROJECT_ROOT, ".work", "venv");
-    execFileSync(
-      path.join(venv, "bin", "pip"),
-      ["install", "--no-deps", "--quiet", path.join(PROJECT_ROOT, "sdks", "python")],
-      { stdio: "inherit" },
-    );
-  }
+  if (form === "python") installPythonSdk();
   const files =
     form === "python"
       ? pythonProgramFiles(name, emu.guildId)

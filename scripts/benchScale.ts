@@ -17,14 +17,19 @@
  *  - for each timed run, where the time went (benchTimings.ts): when each process started,
  *    the provider's calls and rate-limit waits (DISCORD_TIMING_LOG), each role's CPU time.
  */
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
 import { CommandsApi } from "../provider/client";
 import { processSampler, readProgramLog, readTimingLog, whereTheTimeWent } from "./benchTimings";
-import { PulumiProgram, scratchDir, setAutomaticLogs } from "./pulumiProgram";
+import {
+  installPythonSdk,
+  PulumiProgram,
+  pythonPluginProject,
+  scratchDir,
+  setAutomaticLogs,
+} from "./pulumiProgram";
 import { PROJECT_ROOT } from "./toolchain";
 
 const DEFINITIONS = 100;
@@ -173,21 +178,18 @@ interface RunFigures {
   where: string[];
 }
 
-/** The files a bench program's run logs its timings to (in its scratch root). */
-function timingFiles(prog: PulumiProgram): { provider: string; program: string } {
+/** The files a bench program's runs log their timings to (in its scratch root). */
+function timingFiles(root: string): { provider: string; program: string } {
   return {
-    provider: path.join(prog.root, "provider-timings.jsonl"),
-    program: path.join(prog.root, "program-timings.jsonl"),
+    provider: path.join(root, "provider-timings.jsonl"),
+    program: path.join(root, "program-timings.jsonl"),
   };
 }
 
 /** A bench program: the CLI's automatic log on (as users have it), its runs timed. */
 function benchProgram(name: string, files: Record<string, string>): PulumiProgram {
   const root = scratchDir(name);
-  const logs = {
-    provider: path.join(root, "provider-timings.jsonl"),
-    program: path.join(root, "program-timings.jsonl"),
-  };
+  const logs = timingFiles(root);
   return new PulumiProgram(name, files, {
     root,
     automaticLogs: true,
@@ -202,7 +204,7 @@ async function run(
   args: string[],
 ): Promise<RunFigures> {
   emu.control.resetLog();
-  const files = timingFiles(prog);
+  const files = timingFiles(prog.root);
   for (const f of Object.values(files)) fs.rmSync(f, { force: true });
   log(`${label}: pulumi ${args.join(" ")} ...`);
   const sampler = processSampler();
@@ -336,29 +338,12 @@ async function typescriptScale(): Promise<string[]> {
  * `packages:` names it), so its start overlaps the program's.
  */
 async function pluginScale(language: "python" | "yaml"): Promise<string[]> {
-  const venv = path.join(PROJECT_ROOT, ".work", "venv");
-  if (language === "python") {
-    // The generated SDK into setup's venv, as plugin-python's test installs it.
-    execFileSync(
-      path.join(venv, "bin", "pip"),
-      ["install", "--no-deps", "--quiet", path.join(PROJECT_ROOT, "sdks", "python")],
-      { stdio: "inherit" },
-    );
-  }
+  if (language === "python") installPythonSdk();
   const files = (guilds: readonly string[]): Record<string, string> =>
     language === "yaml"
       ? { "Pulumi.yaml": yamlProgram(guilds) }
       : {
-          "Pulumi.yaml": [
-            "name: bench-scale-python",
-            "runtime:",
-            "  name: python",
-            "  options:",
-            `    virtualenv: ${venv}`,
-            "packages:",
-            `  discord-commands: ${path.join(PROJECT_ROOT, "plugin")}`,
-            "",
-          ].join("\n"),
+          "Pulumi.yaml": pythonPluginProject("bench-scale-python"),
           "__main__.py": pyProgram(guilds),
         };
   const label = language === "yaml" ? "YAML" : "Python";

@@ -9,11 +9,17 @@
  * Scratch folders live under `<repo>/.work/` (git-ignored) so that a program's
  * `require("@pulumi/pulumi")` resolves to the repository's `node_modules`.
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type * as automation from "@pulumi/pulumi/automation";
-import { GO_BUILD_FLAGS, PROJECT_ROOT, requireToolchain, toolchainPath } from "./toolchain";
+import {
+  GO_BUILD_FLAGS,
+  PROJECT_ROOT,
+  PYTHON_VENV,
+  requireToolchain,
+  toolchainPath,
+} from "./toolchain";
 
 export const WORK_ROOT = path.join(PROJECT_ROOT, ".work", "tests");
 const PASSPHRASE = "test-passphrase-not-a-secret";
@@ -35,25 +41,80 @@ export interface EngineOptions {
   readonly automaticLogs?: boolean;
 }
 
-/**
- * Turns the CLI's automatic log off for one `PULUMI_HOME`. The CLI has no switch for it
- * (read in pkg/cmd/pulumi/pulumi.go, 3.259): it skips the log, silently, when it cannot
- * create `$PULUMI_HOME/logs`, so a file of that name is the switch.
- */
-export function disableAutomaticLogs(home: string): void {
-  const logs = path.join(home, "logs");
-  if (!fs.existsSync(logs)) fs.writeFileSync(logs, "automatic logs off for this PULUMI_HOME\n");
+/** The `PULUMI_HOME` of the engine runs whose scratch root is `root`. */
+export function pulumiHome(root: string): string {
+  return path.join(root, "pulumi-home");
 }
 
-/** Turns the CLI's automatic log of one `PULUMI_HOME` on or off (the bench compares). */
+/**
+ * Turns the CLI's automatic log of one `PULUMI_HOME` on or off. The CLI has no switch for
+ * it (read in pkg/cmd/pulumi/pulumi.go, 3.259): it skips the log, silently, when it cannot
+ * create `$PULUMI_HOME/logs`, so a file of that name is the switch.
+ */
 export function setAutomaticLogs(home: string, on: boolean): void {
   const logs = path.join(home, "logs");
   const isFile = fs.existsSync(logs) && fs.statSync(logs).isFile();
   if (on && isFile) fs.rmSync(logs);
   if (!on && !isFile) {
     fs.rmSync(logs, { recursive: true, force: true });
-    disableAutomaticLogs(home);
+    fs.writeFileSync(logs, "automatic logs off for this PULUMI_HOME\n");
   }
+}
+
+/** The project file of a Python program on setup's venv that uses the plugin. */
+export function pythonPluginProject(name: string): string {
+  return [
+    `name: ${name}`,
+    "runtime:",
+    "  name: python",
+    "  options:",
+    `    virtualenv: ${PYTHON_VENV}`,
+    "packages:",
+    `  discord-commands: ${path.join(PROJECT_ROOT, "plugin")}`,
+    "",
+  ].join("\n");
+}
+
+/**
+ * The generated Python SDK into setup's venv, as a user installs it; its dependencies are
+ * in the venv already (toolchain/python/requirements.txt), so no index is needed.
+ */
+export function installPythonSdk(): void {
+  try {
+    execFileSync(
+      path.join(PYTHON_VENV, "bin", "pip"),
+      ["install", "--no-deps", "--quiet", path.join(PROJECT_ROOT, "sdks", "python")],
+      { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
+    );
+  } catch (err) {
+    const stderr = (err as { stderr?: unknown }).stderr;
+    throw new Error(`pip install sdks/python failed:\n${String(stderr ?? err)}`, { cause: err });
+  }
+}
+
+/**
+ * The generated Node.js SDK built as its package.json says (`tsc` into bin/, its
+ * package.json beside, which the SDK reads its version from), in a scratch folder.
+ * Returns the bin folder; remove its parent when done.
+ */
+export function buildNodeSdk(): string {
+  const bin = path.join(scratchDir("sdk-nodejs"), "bin");
+  const sdk = path.join(PROJECT_ROOT, "sdks", "nodejs");
+  try {
+    execFileSync(
+      path.join(PROJECT_ROOT, "node_modules", ".bin", "tsc"),
+      ["-p", path.join(sdk, "tsconfig.json"), "--outDir", bin],
+      { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
+    );
+  } catch (err) {
+    const out = err as { stdout?: unknown; stderr?: unknown };
+    throw new Error(
+      `tsc of sdks/nodejs failed:\n${String(out.stdout ?? "")}${String(out.stderr ?? err)}`,
+      { cause: err },
+    );
+  }
+  fs.copyFileSync(path.join(sdk, "package.json"), path.join(bin, "package.json"));
+  return bin;
 }
 
 /** The environment of an offline engine run whose backend and home live in `root`. */
@@ -64,10 +125,10 @@ export function engineEnv(
 ): NodeJS.ProcessEnv {
   const tc = requireToolchain();
   const backend = path.join(root, "backend");
-  const home = path.join(root, "pulumi-home");
+  const home = pulumiHome(root);
   fs.mkdirSync(backend, { recursive: true });
   fs.mkdirSync(home, { recursive: true });
-  if (!options.automaticLogs) disableAutomaticLogs(home);
+  if (options.automaticLogs !== true) setAutomaticLogs(home, false);
   return {
     ...process.env,
     PATH: toolchainPath(tc),
@@ -235,7 +296,7 @@ export class PulumiProgram {
 
   /** The `PULUMI_HOME` of this program's runs. */
   get home(): string {
-    return path.join(this.root, "pulumi-home");
+    return pulumiHome(this.root);
   }
 
   /** The stack's state file, as the local backend keeps it. */
@@ -270,7 +331,7 @@ export async function inlineStack(
     { projectName, stackName, program },
     {
       pulumiCommand,
-      pulumiHome: env["PULUMI_HOME"] ?? path.join(root, "pulumi-home"),
+      pulumiHome: env["PULUMI_HOME"] ?? pulumiHome(root),
       envVars,
       projectSettings: {
         name: projectName,

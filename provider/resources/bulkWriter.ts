@@ -36,12 +36,12 @@
  * Failure: when the PUT fails, every operation of the batch fails with the service's
  * error (the PUT is all or nothing on the service; the engine records none of them).
  */
-import * as fs from "node:fs";
 import type { CommandsApi, WireCommand, WireCommandBody } from "../client";
 import { CANONICAL_COMMAND_FIELDS, CommandType, patchBody } from "../schema";
 import { Routes } from "../routes";
 import type { Clock } from "./clock";
 import type { ScopeCache } from "./scopeCache";
+import { JsonLinesFile } from "./jsonLinesFile";
 import { putScope, sameIdentity } from "./scopeOverwrite";
 import { fillStep, goesByPost, holdStep } from "./bulkBatching";
 import type { ProviderSettings } from "./settings";
@@ -115,8 +115,12 @@ export class BulkWriter {
   /** The scopes whose batch is being written (taken from the queue, not yet answered). */
   private readonly inProgress = new Set<string>();
   private counts: BulkStats = emptyStats();
-  /** `DISCORD_BULK_LOG` could not be written (said once, then batches go unlogged). */
-  private logFailed = false;
+  /** `DISCORD_BULK_LOG`, read at each batch. */
+  private readonly bulkLog = new JsonLinesFile(
+    "DISCORD_BULK_LOG",
+    () => process.env["DISCORD_BULK_LOG"],
+    "batches",
+  );
 
   constructor(private readonly rt: BulkRuntime) {}
 
@@ -312,11 +316,9 @@ export class BulkWriter {
     const arrivals = batch.map((p) => p.arrivedAt);
     const spreadMs = Math.max(...arrivals) - Math.min(...arrivals);
     stats.largestArrivalSpreadMs = Math.max(stats.largestArrivalSpreadMs, spreadMs);
-    const logFile = process.env["DISCORD_BULK_LOG"];
-    if (logFile === undefined || logFile === "" || this.logFailed) return;
     // One JSON line per batch (no ids, no credentials): how the window and the engine's
     // parallel slots shape the batches (the bench reads it).
-    const line = {
+    this.bulkLog.append({
       scope: queue.guildId === undefined ? "global" : "guild",
       size: batch.length,
       spreadMs,
@@ -324,17 +326,7 @@ export class BulkWriter {
       /** When the batch left (epoch ms), and how long it was held for the rate limit. */
       at: this.rt.clock.now(),
       heldMs,
-    };
-    try {
-      fs.appendFileSync(logFile, `${JSON.stringify(line)}\n`);
-    } catch (err) {
-      // A diagnostic log must not fail the writes: said once, on the provider's stderr.
-      this.logFailed = true;
-      const reason = err instanceof Error ? err.message : String(err);
-      console.warn(
-        `DISCORD_BULK_LOG: cannot append to ${logFile} (${reason}); batches are not logged`,
-      );
-    }
+    });
   }
 
   private async runBatch(queue: ScopeQueue, batch: Pending[], heldMs = 0): Promise<void> {

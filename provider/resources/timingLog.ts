@@ -9,8 +9,8 @@
  * Lines carry no id, token or body: the resource is named as error messages name it. A
  * file that cannot be written is said once on stderr and the deployment goes on.
  */
-import * as fs from "node:fs";
 import type { ClientEvent } from "../client/config";
+import { JsonLinesFile } from "./jsonLinesFile";
 
 export type TimingLine =
   | { readonly type: "process"; readonly pid: number; readonly startedAt: number }
@@ -34,16 +34,18 @@ export type TimingLine =
 
 export class TimingLog {
   private started = false;
-  private failed = false;
+  private readonly out: JsonLinesFile;
 
   /** `file` undefined or empty: logs nothing, costs nothing. */
   constructor(
-    private readonly file: string | undefined,
+    file: string | undefined,
     private readonly now: () => number = () => performance.timeOrigin + performance.now(),
-  ) {}
+  ) {
+    this.out = new JsonLinesFile("DISCORD_TIMING_LOG", () => file, "timings");
+  }
 
   get enabled(): boolean {
-    return this.file !== undefined && this.file !== "" && !this.failed;
+    return this.out.enabled;
   }
 
   /** Epoch ms, to the fraction (the call spans are short). */
@@ -78,24 +80,16 @@ export class TimingLog {
   };
 
   private write(line: TimingLine): void {
-    const file = this.file as string;
-    try {
-      if (!this.started) {
-        this.started = true;
-        const start: TimingLine = {
-          type: "process",
-          pid: process.pid,
-          startedAt: Math.round(performance.timeOrigin),
-        };
-        fs.appendFileSync(file, `${JSON.stringify(start)}\n`);
-      }
-      fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
-    } catch (err) {
-      this.failed = true;
-      const reason = err instanceof Error ? err.message : String(err);
-      console.warn(
-        `DISCORD_TIMING_LOG: cannot append to ${file} (${reason}); timings are not logged`,
-      );
+    if (this.started) {
+      this.out.append(line);
+      return;
     }
+    this.started = true;
+    const start: TimingLine = {
+      type: "process",
+      pid: process.pid,
+      startedAt: Math.round(performance.timeOrigin),
+    };
+    this.out.append(start, line);
   }
 }

@@ -6,9 +6,8 @@
  * replacement with its permissions written again, an invalid field fails the preview
  * with its path, and `destroy` keeps the commands the stack does not manage.
  */
-import { spawnSync } from "node:child_process";
-import * as path from "node:path";
-import { PROJECT_ROOT, PYTHON_VENV } from "../../scripts/toolchain";
+import { installPythonSdk } from "../../scripts/pulumiProgram";
+import { PYTHON_VENV } from "../../scripts/toolchain";
 import { IDS } from "./lifecycle.helpers";
 import type { PluginExample } from "./pluginLanguages.helpers";
 import { edit, startPluginExample } from "./pluginLanguages.helpers";
@@ -18,14 +17,7 @@ jest.setTimeout(300_000);
 let ex: PluginExample;
 
 beforeAll(async () => {
-  // As a user installs the SDK; its dependencies are in setup's venv already
-  // (toolchain/python/requirements.txt), so the venv needs no index.
-  const pip = spawnSync(
-    path.join(PYTHON_VENV, "bin", "pip"),
-    ["install", "--no-deps", "--quiet", path.join(PROJECT_ROOT, "sdks", "python")],
-    { encoding: "utf8" },
-  );
-  if (pip.status !== 0) throw new Error(`pip install sdks/python failed:\n${pip.stderr}`);
+  installPythonSdk();
   ex = await startPluginExample("python", (files) => ({
     ...files,
     // Setup's venv instead of the example's own (which `pip install -r requirements.txt` fills).

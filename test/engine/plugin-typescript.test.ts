@@ -12,7 +12,7 @@
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { scratchDir } from "../../scripts/pulumiProgram";
+import { buildNodeSdk } from "../../scripts/pulumiProgram";
 import { PROJECT_ROOT } from "../../scripts/toolchain";
 import { IDS } from "./lifecycle.helpers";
 import type { PluginExample } from "./pluginLanguages.helpers";
@@ -20,7 +20,6 @@ import { edit, startPluginExample } from "./pluginLanguages.helpers";
 
 jest.setTimeout(300_000);
 
-const SDK = path.join(PROJECT_ROOT, "sdks", "nodejs");
 const TSC = path.join(PROJECT_ROOT, "node_modules", ".bin", "tsc");
 
 let ex: PluginExample;
@@ -33,10 +32,8 @@ function tsc(args: string[]): void {
 }
 
 beforeAll(async () => {
-  sdkBuild = scratchDir("sdk-nodejs");
-  const bin = path.join(sdkBuild, "bin");
-  tsc(["-p", path.join(SDK, "tsconfig.json"), "--outDir", bin]);
-  fs.copyFileSync(path.join(SDK, "package.json"), path.join(bin, "package.json"));
+  const bin = buildNodeSdk();
+  sdkBuild = path.dirname(bin);
 
   ex = await startPluginExample("typescript-plugin");
   const scope = path.join(ex.prog.dir, "node_modules", "@pulumi-discord-commands");
