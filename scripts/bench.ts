@@ -260,6 +260,47 @@ async function perCommandScenario(): Promise<{
   };
 }
 
+/**
+ * The batches a bulk-mode run logged (DISCORD_BULK_LOG): how many, their sizes, and when
+ * each left, from the start of `up`: seconds, scope (G global, g guild), operations (P: as
+ * POSTs, not a PUT), and the time it was held for the rate limit.
+ */
+function batchesNote(logFile: string, startedAt: number): { count: number; note: string } {
+  if (!fs.existsSync(logFile)) return { count: 0, note: "0 batches" };
+  const batches = fs
+    .readFileSync(logFile, "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+    .map(
+      (l) =>
+        JSON.parse(l) as {
+          scope: string;
+          size: number;
+          spreadMs: number;
+          via: string;
+          at: number;
+          heldMs: number;
+        },
+    );
+  if (batches.length === 0) return { count: 0, note: "0 batches" };
+  const timeline = batches
+    .map(
+      (b) =>
+        `${((b.at - startedAt) / 1000).toFixed(1)} ${b.scope === "global" ? "G" : "g"}${b.size}` +
+        (b.via === "post" ? "P" : "") +
+        (b.heldMs > 50 ? ` (held ${(b.heldMs / 1000).toFixed(1)} s)` : ""),
+    )
+    .join(", ");
+  const sizes = batches.map((b) => b.size);
+  const spread = Math.max(0, ...batches.map((b) => b.spreadMs));
+  return {
+    count: batches.length,
+    note:
+      `${batches.length} batches of ${Math.min(...sizes)}-${Math.max(...sizes)} operations, ` +
+      `largest arrival spread ${spread} ms\n      batches at (s from start): ${timeline}`,
+  };
+}
+
 async function bulkScenario(windowMs: number, parallel: number | undefined): Promise<Row> {
   const { emu, others } = await realisticEmulator();
   const tag = `${windowMs}-${parallel ?? "default"}`;
@@ -276,42 +317,14 @@ async function bulkScenario(windowMs: number, parallel: number | undefined): Pro
     const args = parallel === undefined ? UP : [...UP, "--parallel", String(parallel)];
     const startedAt = Date.now();
     const up = await timed(prog, `bulk mode, window ${windowMs} ms, ${slots}: up`, args);
-    const batches = fs
-      .readFileSync(logFile, "utf8")
-      .split("\n")
-      .filter((l) => l !== "")
-      .map(
-        (l) =>
-          JSON.parse(l) as {
-            scope: string;
-            size: number;
-            spreadMs: number;
-            via: string;
-            at: number;
-            heldMs: number;
-          },
-      );
-    // When each batch left, from the start of `up`: seconds, scope (G global, g guild),
-    // operations (P: as POSTs, not a PUT), and the time it was held for the rate limit.
-    const timeline = batches
-      .map(
-        (b) =>
-          `${((b.at - startedAt) / 1000).toFixed(1)} ${b.scope === "global" ? "G" : "g"}${b.size}` +
-          (b.via === "post" ? "P" : "") +
-          (b.heldMs > 50 ? ` (held ${(b.heldMs / 1000).toFixed(1)} s)` : ""),
-      )
-      .join(", ");
-    const sizes = batches.map((b) => b.size);
-    const spread = Math.max(0, ...batches.map((b) => b.spreadMs));
+    const { count, note } = batchesNote(logFile, startedAt);
     return {
       label: `bulk, ${windowMs} ms, ${slots}`,
       seconds: up.seconds,
       figures: figures(emu),
       kept: survivors(emu, others),
       live: emu.control.commands().length,
-      note:
-        `${batches.length} batches of ${Math.min(...sizes)}-${Math.max(...sizes)} operations, ` +
-        `largest arrival spread ${spread} ms\n      batches at (s from start): ${timeline}`,
+      note: count === 0 ? "no batches" : note,
     };
   } finally {
     prog.cleanup();
@@ -445,20 +458,16 @@ async function pluginBulkScenario(
       python: "plugin (Python), bulk, default slots",
       typescript: "plugin (TypeScript on the generated SDK), bulk, default slots",
     }[form];
+    const startedAt = Date.now();
     const up = await timed(prog, `${label}: up`, UP);
-    const batches = fs.existsSync(logFile)
-      ? fs
-          .readFileSync(logFile, "utf8")
-          .split("\n")
-          .filter((l) => l !== "").length
-      : 0;
+    const batches = batchesNote(logFile, startedAt);
     const row: Row = {
       label,
       seconds: up.seconds,
       figures: figures(emu),
       kept: survivors(emu, others),
       live: emu.control.commands().length,
-      note: `${batches} batches`,
+      note: batches.note,
     };
     return { row, stateBytes: fs.statSync(prog.stateFile("bench")).size, commands: PER_SCOPE * 2 };
   } finally {

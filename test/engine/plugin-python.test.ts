@@ -91,6 +91,22 @@ discord.GlobalCommand(
   expect(ex.writes()).toEqual([]);
 });
 
+test("the program registers as many resources at once as the engine has slots", async () => {
+  // Each registration holds one of the event loop's executor threads until the engine
+  // answers; Python's default executor (6 threads on 2 cores) held bulk batches under the
+  // engine's 8 slots. The exec script sizes it like Pulumi's own: 4 threads per slot.
+  ex.prog.write({
+    "__main__.py": `${edit(ex.files["__main__.py"], 'name="kick"', 'name="remove"')}
+import asyncio
+pulumi.export("registrationThreads", asyncio.get_event_loop()._default_executor._max_workers)
+`,
+  });
+  ex.emu.control.resetLog();
+  await ex.prog.up(["--parallel", "3"]);
+  expect((await ex.prog.outputs())["registrationThreads"]).toBe(12);
+  expect(ex.writes()).toEqual([]);
+});
+
 test("a CommandSet from Python: one declaration to the guild and the global scope, permissions by name", async () => {
   // On top of the program as the rename test left it (so only the set's writes happen here).
   const renamed = edit(ex.files["__main__.py"], 'name="kick"', 'name="remove"');
