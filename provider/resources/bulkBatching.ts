@@ -68,14 +68,15 @@ export function holdStep(heldMs: number, putWaitMs: number): Step {
 }
 
 /**
- * Whether a batch goes as one POST per command instead of a PUT: it only creates, the
- * scope's PUT would wait for its rate limit, and the create bucket takes them all now.
+ * How many of a scope's pending creates go now as one POST each instead of waiting for the
+ * scope's PUT: while the PUT would wait for its rate limit, as many as the scope's create
+ * bucket takes now (the rest, and every update and delete, wait for the PUT).
  */
-export function goesByPost(b: {
-  readonly operations: number;
-  readonly onlyCreates: boolean;
+export function createsByPost(b: {
+  readonly creates: number;
   readonly putWaitMs: number;
   readonly postRoom: number;
-}): boolean {
-  return b.operations > 0 && b.onlyCreates && b.putWaitMs > 0 && b.operations <= b.postRoom;
+}): number {
+  if (b.putWaitMs <= 0) return 0;
+  return Math.max(0, Math.min(b.creates, b.postRoom));
 }

@@ -19,8 +19,8 @@
  * 100` lets one PUT carry a whole scope. A batch closes `discord:bulkWindowMs` (default
  * 200 ms) after its first operation arrived; one smaller than the deployment's largest
  * batch so far stays open while more of it can come (`fillUp`), and a batch stays open
- * while the scope's PUT would wait on its rate limit anyway, unless it only creates and
- * the scope's create bucket takes it now, one POST each (`byPost`). Operations that
+ * while the scope's PUT would wait on its rate limit anyway, while its creates go one
+ * POST each as far as the scope's create bucket takes them now (`roomForPut`). Operations that
  * arrive after a batch closed join the next one. A scope's batches never overlap,
  * because each PUT's list is built from the previous answer (the POSTs' answers go into
  * it too). (Measured with `npm run bench`: operations of one engine wave arrive spread
@@ -43,7 +43,7 @@ import type { Clock } from "./clock";
 import type { ScopeCache } from "./scopeCache";
 import { JsonLinesFile } from "./jsonLinesFile";
 import { putScope, sameIdentity } from "./scopeOverwrite";
-import { fillStep, goesByPost, holdStep } from "./bulkBatching";
+import { createsByPost, fillStep, holdStep } from "./bulkBatching";
 import type { ProviderSettings } from "./settings";
 
 export type BulkOperation =
@@ -168,9 +168,7 @@ export class BulkWriter {
       if (batch.length === 0) return;
       this.inProgress.add(queue.key);
       try {
-        await (this.byPost(queue, batch)
-          ? this.runPosts(queue, batch)
-          : this.runBatch(queue, batch, this.rt.clock.now() - holdStart));
+        await this.runBatch(queue, batch, this.rt.clock.now() - holdStart);
       } finally {
         this.inProgress.delete(queue.key);
       }
@@ -187,39 +185,58 @@ export class BulkWriter {
   /**
    * Waits while the scope's PUT would wait for its rate limit anyway: the batch stays open
    * meanwhile, so operations that arrive then go in this PUT rather than the next one.
-   * (A wait past the client's budget is left to the client, which fails the PUT.)
+   * Meanwhile, creates go one POST each as far as the scope's create bucket (5 per 20 s,
+   * which bulk mode leaves unused otherwise) takes them now (`createsByPost`): held for the
+   * PUT, a create kept its engine slot for up to 5 s, a slot another scope's operations
+   * could have used, and the stragglers of a wave each spent one of the next window's
+   * PUTs. A POST is an upsert by name like the PUT's list entry, and touches no other
+   * command; the scope's list gets its answer before the PUT is built. (A wait past the
+   * client's budget is left to the client, which fails the PUT.)
    */
   private async roomForPut(queue: ScopeQueue): Promise<void> {
-    // Creates that can go by POST now need not wait for the PUT (see byPost).
-    if (this.byPost(queue, queue.pending)) return;
     for (let held = 0; ;) {
-      const step = holdStep(held, this.putWaitMs(queue));
+      const putWaitMs = this.putWaitMs(queue);
+      const posts = createsByPost({
+        creates: queue.pending.filter((p) => p.op.kind === "create").length,
+        putWaitMs,
+        postRoom: this.postRoom(queue),
+      });
+      if (posts > 0) {
+        await this.postCreates(queue, posts);
+        continue;
+      }
+      if (queue.pending.length === 0) return;
+      const step = holdStep(held, putWaitMs);
       if (step.go) return;
       await this.rt.clock.sleep(step.sleepMs);
       held += step.sleepMs;
     }
   }
 
-  /**
-   * Whether a batch goes as one POST per command instead of a PUT: when it only creates,
-   * the scope's PUT would wait for its rate limit (5 per 5 s), and the scope's create
-   * bucket (5 per 20 s, which bulk mode leaves unused otherwise) takes them all now. Held
-   * for the PUT instead, those creates kept their engine slots for up to 5 s, and the
-   * stragglers of a wave (one or two creates that reach the provider after their wave's
-   * PUT) each spent one of the next window's PUTs. A POST is an upsert by name like the
-   * PUT's list entry, and touches no other command.
-   */
-  private byPost(queue: ScopeQueue, batch: readonly Pending[]): boolean {
-    const onlyCreates = batch.every((p) => p.op.kind === "create");
-    if (batch.length === 0 || !onlyCreates) return false;
+  /** How many creates the scope's create bucket takes now. */
+  private postRoom(queue: ScopeQueue): number {
     const post =
       queue.guildId === undefined ? Routes.createGlobalCommand : Routes.createGuildCommand;
-    return goesByPost({
-      operations: batch.length,
-      onlyCreates,
-      putWaitMs: this.putWaitMs(queue),
-      postRoom: this.rt.client.rest.rateLimitRoom(post, routeParams(queue)),
+    return this.rt.client.rest.rateLimitRoom(post, routeParams(queue));
+  }
+
+  /** Takes the first `count` pending creates of the scope out of its batch and POSTs them. */
+  private async postCreates(queue: ScopeQueue, count: number): Promise<void> {
+    const taken: Pending[] = [];
+    queue.pending = queue.pending.filter((p) => {
+      if (p.op.kind !== "create" || taken.length >= count) return true;
+      taken.push(p);
+      return false;
     });
+    this.inProgress.add(queue.key);
+    try {
+      await this.runPosts(queue, taken);
+    } catch (error) {
+      // Settled operations ignore a second settlement.
+      for (const p of taken) p.reject(error);
+    } finally {
+      this.inProgress.delete(queue.key);
+    }
   }
 
   /**

@@ -424,4 +424,30 @@ describe("bulk mode under the engine's shared parallel slots", () => {
     expect(requests(own, "GET")).toHaveLength(1);
     expect(names("guild")).toEqual(["first", "posted1", "posted2", "posted3"]);
   });
+
+  test("more creates than the create bucket takes while the PUT waits: those it takes go by POST at once, the rest in the PUT", async () => {
+    own.control.setRateLimits(
+      RateLimitConfig.parse({
+        routeDefault: { limit: 1, windowMs: 1500 },
+        routes: { "guild-commands-create": { limit: 2, windowMs: 20_000 } },
+      }),
+    );
+    await guildProvider.create(guildInputs(own, slashArgs("first")));
+    own.control.resetLog();
+    // The guild's overwrite bucket is spent for 1.5 s and its create bucket holds 2: two of
+    // these four go at once by POST (their engine slots freed), two wait for the PUT.
+    const resolved: string[] = [];
+    await Promise.all(
+      ["c1", "c2", "c3", "c4"].map(async (n) => {
+        await guildProvider.create(guildInputs(own, slashArgs(n)));
+        resolved.push(n);
+      }),
+    );
+    const log = own.requestLog().map((e) => `${e.method} ${e.status}`);
+    expect(log).toEqual(["POST 201", "POST 201", "PUT 200"]);
+    // Both POSTed creates were answered before the PUT's.
+    expect(resolved.slice(0, 2).sort()).toEqual(["c1", "c2"]);
+    // The PUT's list carries the POSTed commands and the first one: none is lost.
+    expect(names("guild")).toEqual(["c1", "c2", "c3", "c4", "first"]);
+  });
 });

@@ -5,7 +5,7 @@
 import {
   fillStep,
   FILL_POLL_MS,
-  goesByPost,
+  createsByPost,
   holdStep,
   MAX_FILL_MS,
   MAX_HOLD_MS,
@@ -67,26 +67,19 @@ describe("holdStep: the batch stays open while its PUT would wait for the rate l
   });
 });
 
-describe("goesByPost: creates go one POST each when the PUT would wait and the create bucket takes them all", () => {
-  test.each<[string, Parameters<typeof goesByPost>[0], boolean]>([
+describe("createsByPost: while the PUT would wait, creates go one POST each as far as the create bucket takes them", () => {
+  test.each<[string, Parameters<typeof createsByPost>[0], number]>([
+    ["3 creates, PUT waits, room for 5: all 3", { creates: 3, putWaitMs: 900, postRoom: 5 }, 3],
+    ["the PUT can go now: none", { creates: 3, putWaitMs: 0, postRoom: 5 }, 0],
     [
-      "3 creates, PUT waits, room for 5",
-      { operations: 3, onlyCreates: true, putWaitMs: 900, postRoom: 5 },
-      true,
+      "8 creates, PUT waits, room for 5: 5 (the other 3 wait for the PUT)",
+      { creates: 8, putWaitMs: 900, postRoom: 5 },
+      5,
     ],
-    ["the PUT can go now", { operations: 3, onlyCreates: true, putWaitMs: 0, postRoom: 5 }, false],
-    [
-      "an update among them",
-      { operations: 3, onlyCreates: false, putWaitMs: 900, postRoom: 5 },
-      false,
-    ],
-    [
-      "more than the create bucket holds",
-      { operations: 6, onlyCreates: true, putWaitMs: 900, postRoom: 5 },
-      false,
-    ],
-    ["empty", { operations: 0, onlyCreates: true, putWaitMs: 900, postRoom: 5 }, false],
+    ["the create bucket is empty: none", { creates: 8, putWaitMs: 900, postRoom: 0 }, 0],
+    ["no creates (updates and deletes wait): none", { creates: 0, putWaitMs: 900, postRoom: 5 }, 0],
+    ["a negative room (over the limit): none", { creates: 2, putWaitMs: 900, postRoom: -1 }, 0],
   ])("%s", (_label, batch, expected) => {
-    expect(goesByPost(batch)).toBe(expected);
+    expect(createsByPost(batch)).toBe(expected);
   });
 });
