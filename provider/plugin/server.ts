@@ -21,6 +21,7 @@ import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import type { Bag } from "../resources/propertyBags";
 import type { ProviderRuntime } from "../resources/runtime";
+import { withPlainStructs } from "./plainStructs";
 import type { PluginResource } from "./resources";
 import { pluginResources, PLUGIN_CONFIG_KEYS, pluginStackConfig, urnType } from "./resources";
 
@@ -323,6 +324,25 @@ export function providerService(
 }
 
 /**
+ * The provider service whose resource calls decode their properties straight into plain
+ * values (plainStructs.ts): check, diff, create, read, update and delete only read them.
+ */
+function plainStructService(): grpc.ServiceDefinition {
+  const plain = new Set(["check", "diff", "create", "read", "update", "delete"]);
+  const methods = Object.entries(provrpc.ResourceProviderService as grpc.ServiceDefinition);
+  if (methods.filter(([name]) => plain.has(name)).length !== plain.size) {
+    throw new Error("the provider service lacks a resource method");
+  }
+  return Object.fromEntries(
+    methods.map(([name, def]) =>
+      plain.has(name)
+        ? [name, { ...def, requestDeserialize: withPlainStructs(def.requestDeserialize) }]
+        : [name, def],
+    ),
+  );
+}
+
+/**
  * Serves the plugin on a free loopback port and prints the port, as the engine expects
  * of a plugin. Resolves with the server (tests stop it with `forceShutdown`).
  */
@@ -334,7 +354,7 @@ export async function servePlugin(
     "grpc.max_receive_message_length": 400 * 1024 * 1024,
   });
   server.addService(
-    provrpc.ResourceProviderService,
+    plainStructService(),
     providerService(rt, engineAddress) as grpc.UntypedServiceImplementation,
   );
   const port = await new Promise<number>((resolve, reject) => {
