@@ -11,7 +11,7 @@
  * `Struct.toJavaScript()`. The message still behaves as a Struct: its fields map is built
  * from the plain values on first use (to re-serialize it, or read it field by field).
  */
-import { BinaryReader } from "google-protobuf";
+import { BinaryReader, BinaryWriter } from "google-protobuf";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 
 /** A value as `Struct.toJavaScript()` gives it. */
@@ -125,18 +125,24 @@ const realGetFieldsMap = structproto.Struct.prototype.getFieldsMap as (
   noLazyCreate?: boolean,
 ) => ReturnType<structproto.Struct["getFieldsMap"]> | undefined;
 
+/** The plain values of the Structs made or decoded here, until their fields map is used. */
+const plainValues = new WeakMap<structproto.Struct, PlainObject>();
+
 /**
  * Makes `message` answer `toJavaScript()` with `plain` (the same object each time: callers
- * read it, never change it), and fill its fields map from it on first use.
+ * read it, never change it), and fill its fields map from it on first use (after which
+ * the map, which may be changed, is what it serializes).
  */
 function asPlainStruct(message: structproto.Struct, plain: PlainObject): structproto.Struct {
   let filled = false;
+  plainValues.set(message, plain);
   Object.defineProperties(message, {
     toJavaScript: { value: () => plain },
     getFieldsMap: {
       value: (noLazyCreate?: boolean) => {
         if (filled) return realGetFieldsMap.call(message, noLazyCreate);
         filled = true;
+        plainValues.delete(message);
         const map = realGetFieldsMap.call(message, false);
         structproto.Struct.fromJavaScript(plain)
           .getFieldsMap()
@@ -146,6 +152,78 @@ function asPlainStruct(message: structproto.Struct, plain: PlainObject): structp
     },
   });
   return message;
+}
+
+/** A Struct of plain values (JSON values: no undefined), serialized straight from them. */
+export function plainStruct(plain: PlainObject): structproto.Struct {
+  return asPlainStruct(new structproto.Struct(), plain);
+}
+
+/** `writeMessage` skips a null message: each value goes in a box. */
+interface Box {
+  readonly value: PlainValue;
+}
+
+function writeStruct(plain: PlainObject, writer: BinaryWriter): void {
+  // Sorted, as google-protobuf's map writes its entries.
+  for (const key of Object.keys(plain).sort()) {
+    const value = plain[key] as PlainValue;
+    writer.writeMessage(1, { value }, (_entry: Box, entry: BinaryWriter) => {
+      entry.writeString(1, key);
+      entry.writeMessage(2, { value }, writeValue);
+    });
+  }
+}
+
+function writeValue(box: Box, writer: BinaryWriter): void {
+  const value = box.value;
+  if (value === null) writer.writeEnum(1, 0);
+  else if (typeof value === "number") writer.writeDouble(2, value);
+  else if (typeof value === "string") writer.writeString(3, value);
+  else if (typeof value === "boolean") writer.writeBool(4, value);
+  else if (Array.isArray(value)) {
+    writer.writeMessage(6, box, (_list: Box, list: BinaryWriter) => {
+      for (const item of value) list.writeMessage(1, { value: item }, writeValue);
+    });
+  } else if (typeof value === "object") {
+    writer.writeMessage(5, box, (_s: Box, struct: BinaryWriter) => writeStruct(value, struct));
+  } else {
+    throw new Error("Unexpected struct type.");
+  }
+}
+
+/** The bytes of a Struct of these plain values, as `Struct.fromJavaScript(plain).serializeBinary()`. */
+export function encodePlainStruct(plain: PlainObject): Uint8Array {
+  const writer = new BinaryWriter();
+  writeStruct(plain, writer);
+  return writer.getResultBuffer();
+}
+
+function writePlainStructOr(
+  original: typeof structproto.Struct.serializeBinaryToWriter,
+): typeof structproto.Struct.serializeBinaryToWriter {
+  return (message, writer) => {
+    const plain = plainValues.get(message);
+    if (plain === undefined) original(message, writer);
+    else writeStruct(plain, writer);
+  };
+}
+
+/**
+ * A response serializer that writes the Structs made by `plainStruct` straight from their
+ * values (the generated code looks `Struct.serializeBinaryToWriter` up at each call, so it
+ * is swapped for the duration of one synchronous serialization).
+ */
+export function withPlainStructWriter<T>(serialize: (value: T) => Buffer): (value: T) => Buffer {
+  return (value) => {
+    const original = structproto.Struct.serializeBinaryToWriter;
+    structproto.Struct.serializeBinaryToWriter = writePlainStructOr(original);
+    try {
+      return serialize(value);
+    } finally {
+      structproto.Struct.serializeBinaryToWriter = original;
+    }
+  };
 }
 
 function readPlainStructInto(

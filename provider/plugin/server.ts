@@ -18,10 +18,11 @@ import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
-import * as structproto from "google-protobuf/google/protobuf/struct_pb";
+import type * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import type { Bag } from "../resources/propertyBags";
 import type { ProviderRuntime } from "../resources/runtime";
-import { withPlainStructs } from "./plainStructs";
+import type { PlainValue } from "./plainStructs";
+import { plainStruct, withPlainStructs, withPlainStructWriter } from "./plainStructs";
 import type { PluginResource } from "./resources";
 import { pluginResources, PLUGIN_CONFIG_KEYS, pluginStackConfig, urnType } from "./resources";
 
@@ -94,10 +95,9 @@ function withSecrets(value: Bag, secret: ReadonlySet<string>): Bag {
 }
 
 function toStruct(value: Bag): structproto.Struct {
-  // Struct cannot hold `undefined`: drop those keys.
-  return structproto.Struct.fromJavaScript(
-    JSON.parse(JSON.stringify(value)) as Record<string, structproto.JavaScriptValue>,
-  );
+  // Struct cannot hold `undefined`: drop those keys. Serialized straight from the values
+  // (plainStructs.ts).
+  return plainStruct(JSON.parse(JSON.stringify(value)) as Record<string, PlainValue>);
 }
 
 function failed(err: unknown): grpc.ServiceError {
@@ -325,7 +325,8 @@ export function providerService(
 
 /**
  * The provider service whose resource calls decode their properties straight into plain
- * values (plainStructs.ts): check, diff, create, read, update and delete only read them.
+ * values (plainStructs.ts): check, diff, create, read, update and delete only read them;
+ * their answers serialize the properties straight from plain values.
  */
 function plainStructService(): grpc.ServiceDefinition {
   const plain = new Set(["check", "diff", "create", "read", "update", "delete"]);
@@ -336,7 +337,14 @@ function plainStructService(): grpc.ServiceDefinition {
   return Object.fromEntries(
     methods.map(([name, def]) =>
       plain.has(name)
-        ? [name, { ...def, requestDeserialize: withPlainStructs(def.requestDeserialize) }]
+        ? [
+            name,
+            {
+              ...def,
+              requestDeserialize: withPlainStructs(def.requestDeserialize),
+              responseSerialize: withPlainStructWriter(def.responseSerialize),
+            },
+          ]
         : [name, def],
     ),
   );

@@ -8,7 +8,13 @@ import { BinaryWriter } from "google-protobuf";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import { prng } from "../../emulator/faults";
 import type { PlainValue } from "../../provider/plugin/plainStructs";
-import { decodePlainStruct, withPlainStructs } from "../../provider/plugin/plainStructs";
+import {
+  decodePlainStruct,
+  encodePlainStruct,
+  plainStruct,
+  withPlainStructs,
+  withPlainStructWriter,
+} from "../../provider/plugin/plainStructs";
 
 type PlainObject = Record<string, PlainValue>;
 
@@ -61,6 +67,8 @@ describe("decodePlainStruct gives what google-protobuf's Struct.toJavaScript() g
   ])("%s", (_label, value) => {
     const { bytes, plain } = reference(value);
     expectSame(decodePlainStruct(bytes), plain);
+    // And the other way: the very bytes google-protobuf writes.
+    expect(Buffer.from(encodePlainStruct(value))).toEqual(Buffer.from(bytes));
   });
 
   test("300 random values", () => {
@@ -90,8 +98,10 @@ describe("decodePlainStruct gives what google-protobuf's Struct.toJavaScript() g
       return out;
     };
     for (let i = 0; i < 300; i++) {
-      const { bytes, plain } = reference(object(0));
+      const value = object(0);
+      const { bytes, plain } = reference(value);
       expectSame(decodePlainStruct(bytes), plain);
+      expect(Buffer.from(encodePlainStruct(value))).toEqual(Buffer.from(bytes));
     }
   });
 
@@ -161,5 +171,31 @@ describe("withPlainStructs: a request decoded with plain Structs", () => {
     expect(plain.getNews()?.getFieldsMap().get("name")?.getStringValue()).toBe("kick");
     // Outside the wrapper, Structs decode as google-protobuf's again.
     expect(Object.prototype.hasOwnProperty.call(real.getNews(), "toJavaScript")).toBe(false);
+  });
+});
+
+describe("plainStruct and withPlainStructWriter: a response's properties written from plain values", () => {
+  const inputs = { name: "kick", options: [{ type: 6, name: "member", required: true }], n: null };
+  const serialize = withPlainStructWriter((res: provproto.CheckResponse) =>
+    Buffer.from(res.serializeBinary()),
+  );
+
+  test("the same bytes as a response built with Struct.fromJavaScript", () => {
+    const plain = new provproto.CheckResponse();
+    plain.setInputs(plainStruct(inputs));
+    const real = new provproto.CheckResponse();
+    real.setInputs(structproto.Struct.fromJavaScript(inputs));
+    expect(serialize(plain)).toEqual(Buffer.from(real.serializeBinary()));
+    // Without the writer (any other serializer), it still serializes as a Struct.
+    expect(Buffer.from(plain.serializeBinary())).toEqual(Buffer.from(real.serializeBinary()));
+  });
+
+  test("a fields map changed after the Struct was made is what it serializes", () => {
+    const struct = plainStruct({ ...inputs });
+    struct.getFieldsMap().set("description", structproto.Value.fromJavaScript("Kick"));
+    const res = new provproto.CheckResponse();
+    res.setInputs(struct);
+    const back = provproto.CheckResponse.deserializeBinary(serialize(res));
+    expect(back.getInputs()?.toJavaScript()).toEqual({ ...inputs, description: "Kick" });
   });
 });
