@@ -4,8 +4,8 @@
  *
  * 1,100 commands: one `CommandSet` of 100 definitions deployed to the global scope and 10
  * guilds (one unmanaged command already in each scope), from a TypeScript program (the
- * dynamic resources), then through the plugin from a YAML program and, with `--python`,
- * from a Python program:
+ * dynamic resources), then through the plugin from a YAML program, a TypeScript program
+ * on the generated SDK and, with `--python`, a Python program:
  *  - `up` from empty, with the engine's default parallelism: wall time, requests, 429s,
  *    the provider process's peak RSS;
  *  - a no-op `preview --refresh` against that of 1,100 no-op dynamic resources, and its
@@ -24,6 +24,7 @@ import type { RunningEmulator } from "../emulator";
 import { CommandsApi } from "../provider/client";
 import { processSampler, readProgramLog, readTimingLog, whereTheTimeWent } from "./benchTimings";
 import {
+  buildNodeSdk,
   installPythonSdk,
   PulumiProgram,
   pythonPluginProject,
@@ -84,6 +85,22 @@ const provider: pulumi.dynamic.ResourceProvider = {
 };
 for (let i = 0; i < 1100; i++) new pulumi.dynamic.Resource(provider, \`noop-\${i}\`, {}, undefined, "Noop");
 `;
+
+/** The TypeScript program of the same set, through the plugin's generated SDK. */
+function tsSdkProgram(guilds: readonly string[]): string {
+  return `import "./programClock";
+import * as discord from "@pulumi-discord-commands/sdk";
+const commands = Array.from({ length: ${DEFINITIONS} }, (_, i) => ({
+  name: \`cmd\${i}\`,
+  description: \`Command \${i}\`,
+  options: [{ type: discord.OptionType.String, name: "text", description: "Some text" }],
+}));
+new discord.CommandSet("scale", {
+  commands,
+  scopes: [{}, ...${JSON.stringify(guilds)}.map((guildId) => ({ guildId }))],
+});
+`;
+}
 
 /** The Python program of the same set, through the plugin's generated SDK. */
 function pyProgram(guilds: readonly string[]): string {
@@ -333,22 +350,41 @@ async function typescriptScale(): Promise<string[]> {
 }
 
 /**
- * The same set through the plugin from a Python or a YAML program: `up` from empty, a
- * no-op `up`, and one guild added. The plugin starts with the engine (the program's
+ * The same set through the plugin from a YAML, a TypeScript (on the generated SDK) or a
+ * Python program: `up` from empty, a no-op `up`, and one guild added. The plugin starts with the engine (the program's
  * `packages:` names it), so its start overlaps the program's.
  */
-async function pluginScale(language: "python" | "yaml"): Promise<string[]> {
+async function pluginScale(language: "python" | "yaml" | "typescript"): Promise<string[]> {
   if (language === "python") installPythonSdk();
   const files = (guilds: readonly string[]): Record<string, string> =>
     language === "yaml"
       ? { "Pulumi.yaml": yamlProgram(guilds) }
-      : {
-          "Pulumi.yaml": pythonPluginProject("bench-scale-python"),
-          "__main__.py": pyProgram(guilds),
-        };
-  const label = language === "yaml" ? "YAML" : "Python";
+      : language === "python"
+        ? {
+            "Pulumi.yaml": pythonPluginProject("bench-scale-python"),
+            "__main__.py": pyProgram(guilds),
+          }
+        : {
+            "Pulumi.yaml": [
+              "name: bench-scale-typescript",
+              "runtime: nodejs",
+              "main: index.ts",
+              "packages:",
+              `  discord-commands: ${path.join(PROJECT_ROOT, "plugin")}`,
+              "",
+            ].join("\n"),
+            "index.ts": tsSdkProgram(guilds),
+            "programClock.ts": tsProgramClock,
+          };
+  const label = { yaml: "YAML", python: "Python", typescript: "TypeScript on the SDK" }[language];
   const emu = await scaleEmulator();
   const prog = benchProgram(`bench-scale-${language}`, files(GUILDS.slice(0, 10)));
+  const sdkBin = language === "typescript" ? buildNodeSdk() : undefined;
+  if (sdkBin !== undefined) {
+    const scope = path.join(prog.dir, "node_modules", "@pulumi-discord-commands");
+    fs.mkdirSync(scope, { recursive: true });
+    fs.symlinkSync(sdkBin, path.join(scope, "sdk"), "dir");
+  }
   try {
     await prog.stack("bench");
     await prog.setConfig(
@@ -372,6 +408,7 @@ async function pluginScale(language: "python" | "yaml"): Promise<string[]> {
     ];
   } finally {
     prog.cleanup();
+    if (sdkBin !== undefined) fs.rmSync(path.dirname(sdkBin), { recursive: true, force: true });
     await emu.close();
   }
 }
@@ -379,6 +416,7 @@ async function pluginScale(language: "python" | "yaml"): Promise<string[]> {
 export async function main(): Promise<void> {
   const lines = await typescriptScale();
   lines.push(...(await pluginScale("yaml")));
+  lines.push(...(await pluginScale("typescript")));
   if (process.argv.includes("--python")) lines.push(...(await pluginScale("python")));
   process.stdout.write(`\n${lines.join("\n")}\n`);
 }

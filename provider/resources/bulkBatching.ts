@@ -19,8 +19,11 @@ export interface FillState {
   readonly elapsedMs: number;
   /** Its operations. */
   readonly mine: number;
-  /** The largest batch of this deployment so far (about the engine's parallel slots). */
-  readonly largestBatch: number;
+  /**
+   * The engine's parallel slots as far as the deployment has shown them: the most
+   * operations held at once, or the largest batch so far.
+   */
+  readonly slots: number;
   /** Another scope's batch is being written, or is larger and can be written now. */
   readonly otherFirst: boolean;
   /** Operations pending in every scope, this one's included. */
@@ -41,20 +44,21 @@ export type FillStep =
     };
 
 /**
- * Whether a batch smaller than the deployment's largest so far waits for more of its wave
- * (see BulkWriter.fillUp for why): while another scope's batch goes first, then one window
- * for the arrivals its answer frees; it goes when it is the largest, when every operation
- * of the wave is here, after one window of its own, or after MAX_FILL_MS.
+ * Whether a batch holding fewer operations than the engine's slots (as far as known) waits
+ * for more of its wave (see BulkWriter.fillUp for why): while another scope's batch goes
+ * first, then one window for the arrivals its answer frees; it goes when it fills the
+ * slots, when every operation of the wave is here, after one window of its own, or after
+ * MAX_FILL_MS.
  */
 export function fillStep(s: FillState, windowMs: number): FillStep {
   if (s.elapsedMs >= MAX_FILL_MS) return { go: true };
-  if (s.mine === 0 || s.mine >= s.largestBatch) return { go: true };
+  if (s.mine === 0 || s.mine >= s.slots) return { go: true };
   if (s.otherFirst) {
     return { go: false, sleepMs: FILL_POLL_MS, extended: s.extended, waitedForOther: true };
   }
   if (s.waitedForOther)
     return { go: false, sleepMs: windowMs, extended: true, waitedForOther: false };
-  if (s.extended || s.here >= s.largestBatch) return { go: true };
+  if (s.extended || s.here >= s.slots) return { go: true };
   return { go: false, sleepMs: windowMs, extended: true, waitedForOther: false };
 }
 

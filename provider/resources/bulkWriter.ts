@@ -114,6 +114,16 @@ export class BulkWriter {
   private readonly queues = new Map<string, ScopeQueue>();
   /** The scopes whose batch is being written (taken from the queue, not yet answered). */
   private readonly inProgress = new Set<string>();
+  /** Operations taken from the queues whose batch (PUT or POSTs) has not answered yet. */
+  private inFlight = 0;
+  /**
+   * The most operations this writer held at once (queued or in flight): the engine's
+   * parallel slots as far as the deployment has shown them. A wave split evenly between
+   * two scopes (4 and 4 of 8 slots, every wave of a program that declares them in turn)
+   * never shows them in one batch. Only creates, updates and deletes of bulk mode count:
+   * slots held by other operations make it an underestimate, never more than the slots.
+   */
+  private mostHeld = 0;
   private counts: BulkStats = emptyStats();
   /** `DISCORD_BULK_LOG`, read at each batch. */
   private readonly bulkLog = new JsonLinesFile(
@@ -143,6 +153,8 @@ export class BulkWriter {
     const queue = q;
     return new Promise<BulkResult>((resolve, reject) => {
       queue.pending.push({ op, arrivedAt: this.rt.clock.now(), resolve, reject });
+      const held = [...this.queues.values()].reduce((n, q) => n + q.pending.length, this.inFlight);
+      this.mostHeld = Math.max(this.mostHeld, held);
       if (queue.scheduled) return;
       queue.scheduled = true;
       void this.rt.clock.sleep(this.rt.settings.bulkWindowMs).then(() => {
@@ -167,10 +179,12 @@ export class BulkWriter {
       batch = queue.pending.splice(0);
       if (batch.length === 0) return;
       this.inProgress.add(queue.key);
+      this.inFlight += batch.length;
       try {
         await this.runBatch(queue, batch, this.rt.clock.now() - holdStart);
       } finally {
         this.inProgress.delete(queue.key);
+        this.inFlight -= batch.length;
       }
     } catch (error) {
       if (batch === undefined) {
@@ -229,6 +243,7 @@ export class BulkWriter {
       return false;
     });
     this.inProgress.add(queue.key);
+    this.inFlight += taken.length;
     try {
       await this.runPosts(queue, taken);
     } catch (error) {
@@ -236,6 +251,7 @@ export class BulkWriter {
       for (const p of taken) p.reject(error);
     } finally {
       this.inProgress.delete(queue.key);
+      this.inFlight -= taken.length;
     }
   }
 
@@ -271,16 +287,19 @@ export class BulkWriter {
   }
 
   /**
-   * Keeps a batch that holds fewer operations than the largest batch of this deployment so
-   * far (about the engine's parallel slots) open while more can come: the slots are shared
+   * Keeps a batch that holds fewer operations than the engine's parallel slots (as far as
+   * the deployment has shown them: `mostHeld`) open while more can come: the slots are shared
    * by every scope, and the operations of one engine wave reach the provider split between
    * two scopes in most waves (7 of one and 1 of the other, seen with 8 slots: the engine
    * takes registrations sent a moment apart in either order). Sent at once, the small batch
    * spent one of its scope's 5 PUTs per 5 s on one command. So the small side waits while
    * another scope's larger batch is pending or being written (its answer frees the slots
-   * that bring the rest of the small side), then one window for those arrivals; it goes
-   * when it is the largest, when every operation of the wave is here (nothing more can
-   * come), or after one window of its own. Bounded by MAX_FILL_MS.
+   * that bring the rest of the small side), then one window for those arrivals. It goes
+   * when it fills the slots, when every operation of the wave is here (nothing more can
+   * come), or after one window of its own. Bounded by MAX_FILL_MS. (The slots were the
+   * largest batch so far: a program that declares its scopes in turn splits every wave
+   * evenly, so with 8 slots every batch held 4, each went at once as "the largest", and
+   * every wave cost two PUTs of 4; seen from Python.)
    */
   private async fillUp(queue: ScopeQueue): Promise<void> {
     const clock = this.rt.clock;
@@ -294,7 +313,7 @@ export class BulkWriter {
         {
           elapsedMs: clock.now() - started,
           mine,
-          largestBatch: this.counts.largestBatch,
+          slots: Math.max(this.counts.largestBatch, this.mostHeld),
           otherFirst: others.some(
             (q) =>
               this.inProgress.has(q.key) || (q.pending.length > mine && this.putWaitMs(q) <= 0),

@@ -397,6 +397,36 @@ describe("bulk mode under the engine's shared parallel slots", () => {
     expect(names("global")).toEqual(["a", "b", "c"]);
   });
 
+  test("waves split evenly between two scopes: the slots are the most operations held at once, not the largest batch", async () => {
+    // Every wave of a program that declares its scopes in turn: 4 and 4 of 8 slots. The
+    // largest batch is 4, but 8 operations were held at once.
+    await Promise.all([
+      ...["a0", "a1", "a2", "a3"].map((n) =>
+        globalProvider.create(globalInputs(own, slashArgs(n))),
+      ),
+      ...["w0", "w1", "w2", "w3"].map((n) => guildProvider.create(guildInputs(own, slashArgs(n)))),
+    ]);
+    own.control.resetLog();
+    // The next wave, 4 and 4 again: the side that comes second waits for the other's PUT,
+    // whose answer frees the slots that bring 2 more of it into the same PUT.
+    const global = ["b0", "b1", "b2", "b3"].map((n) =>
+      globalProvider.create(globalInputs(own, slashArgs(n))),
+    );
+    const guild = ["g0", "g1", "g2", "g3"].map((n) =>
+      guildProvider.create(guildInputs(own, slashArgs(n))),
+    );
+    await Promise.all(global);
+    await Promise.all([
+      ...guild,
+      ...["g4", "g5"].map((n) => guildProvider.create(guildInputs(own, slashArgs(n)))),
+    ]);
+    expect(requests(own, "PUT").map((e) => e.route)).toEqual([
+      "bulkOverwriteGlobalCommands",
+      "bulkOverwriteGuildCommands",
+    ]);
+    expect(names("guild")).toEqual(["g0", "g1", "g2", "g3", "g4", "g5", "w0", "w1", "w2", "w3"]);
+  });
+
   test("creates whose PUT would wait for its rate limit go as POSTs; the next PUT keeps them", async () => {
     own.control.setRateLimits(
       RateLimitConfig.parse({ routeDefault: { limit: 1, windowMs: 1500 } }),

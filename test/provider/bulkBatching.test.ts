@@ -16,18 +16,18 @@ const WINDOW = 200;
 const base: FillState = {
   elapsedMs: 0,
   mine: 2,
-  largestBatch: 8,
+  slots: 8,
   otherFirst: false,
   here: 2,
   extended: false,
   waitedForOther: false,
 };
 
-describe("fillStep: a batch smaller than the largest so far waits for more of its wave", () => {
+describe("fillStep: a batch smaller than the slots (as far as known) waits for more of its wave", () => {
   test.each<[string, Partial<FillState>, ReturnType<typeof fillStep>]>([
     ["nothing pending: go", { mine: 0, here: 0 }, { go: true }],
-    ["as large as the largest batch: go", { mine: 8, here: 8 }, { go: true }],
-    ["the first batch of a deployment (largest 0): go", { largestBatch: 0 }, { go: true }],
+    ["as large as the slots: go", { mine: 8, here: 8 }, { go: true }],
+    ["the first batch of a deployment (slots unknown: 0): go", { slots: 0 }, { go: true }],
     [
       "small, first look: one window of its own",
       {},
