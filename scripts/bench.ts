@@ -31,8 +31,10 @@ import { CommandsApi } from "../provider/client";
 import {
   buildNodeSdk,
   installPythonSdk,
+  linkNodeSdk,
   PulumiProgram,
   pythonPluginProject,
+  typescriptPluginProject,
 } from "./pulumiProgram";
 import { PROJECT_ROOT } from "./toolchain";
 
@@ -376,14 +378,7 @@ type PluginForm = "resources" | "scopes" | "python" | "typescript";
 /** The 100 commands as a TypeScript program on the generated SDK (through the plugin). */
 function typescriptSdkProgramFiles(name: string, guildId: string): Record<string, string> {
   return {
-    "Pulumi.yaml": [
-      `name: ${name}`,
-      "runtime: nodejs",
-      "main: index.ts",
-      "packages:",
-      `  discord-commands: ${path.join(PROJECT_ROOT, "plugin")}`,
-      "",
-    ].join("\n"),
+    "Pulumi.yaml": typescriptPluginProject(name),
     "index.ts": [
       'import * as discord from "@pulumi-discord-commands/sdk";',
       `for (let i = 0; i < ${PER_SCOPE}; i++) {`,
@@ -436,11 +431,7 @@ async function pluginBulkScenario(
     automaticLogs: true,
   });
   const sdkBin = form === "typescript" ? buildNodeSdk() : undefined;
-  if (sdkBin !== undefined) {
-    const scope = path.join(prog.dir, "node_modules", "@pulumi-discord-commands");
-    fs.mkdirSync(scope, { recursive: true });
-    fs.symlinkSync(sdkBin, path.join(scope, "sdk"), "dir");
-  }
+  if (sdkBin !== undefined) linkNodeSdk(prog.dir, sdkBin);
   try {
     await prog.stack("bench");
     await prog.setConfig(

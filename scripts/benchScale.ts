@@ -26,10 +26,12 @@ import { processSampler, readProgramLog, readTimingLog, whereTheTimeWent } from 
 import {
   buildNodeSdk,
   installPythonSdk,
+  linkNodeSdk,
   PulumiProgram,
   pythonPluginProject,
   scratchDir,
   setAutomaticLogs,
+  typescriptPluginProject,
 } from "./pulumiProgram";
 import { PROJECT_ROOT } from "./toolchain";
 
@@ -365,14 +367,7 @@ async function pluginScale(language: "python" | "yaml" | "typescript"): Promise<
             "__main__.py": pyProgram(guilds),
           }
         : {
-            "Pulumi.yaml": [
-              "name: bench-scale-typescript",
-              "runtime: nodejs",
-              "main: index.ts",
-              "packages:",
-              `  discord-commands: ${path.join(PROJECT_ROOT, "plugin")}`,
-              "",
-            ].join("\n"),
+            "Pulumi.yaml": typescriptPluginProject("bench-scale-typescript"),
             "index.ts": tsSdkProgram(guilds),
             "programClock.ts": tsProgramClock,
           };
@@ -380,11 +375,7 @@ async function pluginScale(language: "python" | "yaml" | "typescript"): Promise<
   const emu = await scaleEmulator();
   const prog = benchProgram(`bench-scale-${language}`, files(GUILDS.slice(0, 10)));
   const sdkBin = language === "typescript" ? buildNodeSdk() : undefined;
-  if (sdkBin !== undefined) {
-    const scope = path.join(prog.dir, "node_modules", "@pulumi-discord-commands");
-    fs.mkdirSync(scope, { recursive: true });
-    fs.symlinkSync(sdkBin, path.join(scope, "sdk"), "dir");
-  }
+  if (sdkBin !== undefined) linkNodeSdk(prog.dir, sdkBin);
   try {
     await prog.stack("bench");
     await prog.setConfig(

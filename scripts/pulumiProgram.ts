@@ -75,6 +75,25 @@ export function pythonPluginProject(name: string): string {
   ].join("\n");
 }
 
+/** The project file of a TypeScript program on the generated Node.js SDK (the plugin). */
+export function typescriptPluginProject(name: string): string {
+  return [
+    `name: ${name}`,
+    "runtime: nodejs",
+    "main: index.ts",
+    "packages:",
+    `  discord-commands: ${path.join(PROJECT_ROOT, "plugin")}`,
+    "",
+  ].join("\n");
+}
+
+/** Makes the Node.js SDK built by `buildNodeSdk` a program's `@pulumi-discord-commands/sdk`. */
+export function linkNodeSdk(programDir: string, sdkBin: string): void {
+  const scope = path.join(programDir, "node_modules", "@pulumi-discord-commands");
+  fs.mkdirSync(scope, { recursive: true });
+  fs.symlinkSync(sdkBin, path.join(scope, "sdk"), "dir");
+}
+
 /**
  * The generated Python SDK into setup's venv, as a user installs it; its dependencies are
  * in the venv already (toolchain/python/requirements.txt), so no index is needed.

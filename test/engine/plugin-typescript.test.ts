@@ -12,7 +12,7 @@
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { buildNodeSdk } from "../../scripts/pulumiProgram";
+import { buildNodeSdk, linkNodeSdk } from "../../scripts/pulumiProgram";
 import { PROJECT_ROOT } from "../../scripts/toolchain";
 import { IDS } from "./lifecycle.helpers";
 import type { PluginExample } from "./pluginLanguages.helpers";
@@ -36,9 +36,7 @@ beforeAll(async () => {
   sdkBuild = path.dirname(bin);
 
   ex = await startPluginExample("typescript-plugin");
-  const scope = path.join(ex.prog.dir, "node_modules", "@pulumi-discord-commands");
-  fs.mkdirSync(scope, { recursive: true });
-  fs.symlinkSync(bin, path.join(scope, "sdk"), "dir");
+  linkNodeSdk(ex.prog.dir, bin);
   // The example as a user's `pulumi up` would type-check it, against the SDK's declarations.
   tsc(["--noEmit", "-p", path.join(ex.prog.dir, "tsconfig.json")]);
 });
