@@ -17,13 +17,13 @@
  * default 4 per CPU: 8 on a 2-core machine) and an operation holds its slot until it
  * resolves, so at most that many operations can wait for one PUT; `pulumi up --parallel
  * 100` lets one PUT carry a whole scope. A batch closes `discord:bulkWindowMs` (default
- * 200 ms) after its first operation arrived; one smaller than the deployment's largest
- * batch so far stays open while more of it can come (`fillUp`), and a batch stays open
- * while the scope's PUT would wait on its rate limit anyway, while its creates go one
- * POST each as far as the scope's create bucket takes them now (`roomForPut`). Operations that
- * arrive after a batch closed join the next one. A scope's batches never overlap,
- * because each PUT's list is built from the previous answer (the POSTs' answers go into
- * it too). (Measured with `npm run bench`: operations of one engine wave arrive spread
+ * 200 ms) after its first operation arrived; one smaller than the engine's slots (as far
+ * as the deployment has shown them) stays open while more of it can come (`fillUp`), and
+ * a batch stays open while the scope's PUT would wait on its rate limit anyway, while its
+ * creates go one POST each as far as the scope's create bucket takes them now
+ * (`roomForPut`). Operations that arrive after a batch closed join the next one. A
+ * scope's batches never overlap, because each PUT's list is built from the previous
+ * answer (the POSTs' answers go into it too). (Measured with `npm run bench`: operations of one engine wave arrive spread
  * over 0.2-1.5 s on a loaded 2-core machine; 10 ms and 50 ms windows made more, smaller
  * PUTs than 200 ms. See the README.)
  *
@@ -72,6 +72,8 @@ export class CommandGoneError extends Error {
 interface Pending {
   readonly op: BulkOperation;
   readonly arrivedAt: number;
+  /** Taken into a batch (PUT or POSTs) and not settled yet: counted in `inFlight`. */
+  inFlight: boolean;
   resolve(result: BulkResult): void;
   reject(error: unknown): void;
 }
@@ -114,7 +116,7 @@ export class BulkWriter {
   private readonly queues = new Map<string, ScopeQueue>();
   /** The scopes whose batch is being written (taken from the queue, not yet answered). */
   private readonly inProgress = new Set<string>();
-  /** Operations taken from the queues whose batch (PUT or POSTs) has not answered yet. */
+  /** Operations taken from the queues into a batch (PUT or POSTs) and not settled yet. */
   private inFlight = 0;
   /**
    * The most operations this writer held at once (queued or in flight): the engine's
@@ -152,7 +154,22 @@ export class BulkWriter {
     }
     const queue = q;
     return new Promise<BulkResult>((resolve, reject) => {
-      queue.pending.push({ op, arrivedAt: this.rt.clock.now(), resolve, reject });
+      // Settling ends the operation's flight (a second settlement is ignored, as the
+      // promise ignores it).
+      const pending: Pending = {
+        op,
+        arrivedAt: this.rt.clock.now(),
+        inFlight: false,
+        resolve: (result) => {
+          this.land(pending);
+          resolve(result);
+        },
+        reject: (error) => {
+          this.land(pending);
+          reject(error);
+        },
+      };
+      queue.pending.push(pending);
       const held = [...this.queues.values()].reduce((n, q) => n + q.pending.length, this.inFlight);
       this.mostHeld = Math.max(this.mostHeld, held);
       if (queue.scheduled) return;
@@ -179,12 +196,11 @@ export class BulkWriter {
       batch = queue.pending.splice(0);
       if (batch.length === 0) return;
       this.inProgress.add(queue.key);
-      this.inFlight += batch.length;
+      this.takeOff(batch);
       try {
         await this.runBatch(queue, batch, this.rt.clock.now() - holdStart);
       } finally {
         this.inProgress.delete(queue.key);
-        this.inFlight -= batch.length;
       }
     } catch (error) {
       if (batch === undefined) {
@@ -194,6 +210,22 @@ export class BulkWriter {
       // Settled operations ignore a second settlement.
       for (const p of batch) p.reject(error);
     }
+  }
+
+  /** Operations taken into a batch: in flight until each settles. */
+  private takeOff(batch: readonly Pending[]): void {
+    for (const p of batch) {
+      if (p.inFlight) continue;
+      p.inFlight = true;
+      this.inFlight++;
+    }
+  }
+
+  /** An operation settled: its engine slot is free again. */
+  private land(p: Pending): void {
+    if (!p.inFlight) return;
+    p.inFlight = false;
+    this.inFlight--;
   }
 
   /**
@@ -243,7 +275,7 @@ export class BulkWriter {
       return false;
     });
     this.inProgress.add(queue.key);
-    this.inFlight += taken.length;
+    this.takeOff(taken);
     try {
       await this.runPosts(queue, taken);
     } catch (error) {
@@ -251,7 +283,6 @@ export class BulkWriter {
       for (const p of taken) p.reject(error);
     } finally {
       this.inProgress.delete(queue.key);
-      this.inFlight -= taken.length;
     }
   }
 
