@@ -152,6 +152,12 @@ describe("withPlainStructs: a request decoded with plain Structs", () => {
   test("reads every field as google-protobuf's decoding does", () => {
     const bytes = request();
     const plain = decode(Buffer.from(bytes));
+    // Decoded into plain values: google-protobuf's fields map was never built.
+    const map = structproto.Struct.prototype.getFieldsMap as (
+      this: structproto.Struct,
+      noLazyCreate?: boolean,
+    ) => unknown;
+    expect(map.call(plain.getNews() as structproto.Struct, true)).toBeUndefined();
     const real = provproto.CheckRequest.deserializeBinary(bytes);
     expect(plain.getUrn()).toBe(real.getUrn());
     expect(plain.hasNews()).toBe(true);
@@ -181,11 +187,18 @@ describe("plainStruct and withPlainStructWriter: a response's properties written
   );
 
   test("the same bytes as a response built with Struct.fromJavaScript", () => {
+    const struct = plainStruct(inputs);
     const plain = new provproto.CheckResponse();
-    plain.setInputs(plainStruct(inputs));
+    plain.setInputs(struct);
     const real = new provproto.CheckResponse();
     real.setInputs(structproto.Struct.fromJavaScript(inputs));
     expect(serialize(plain)).toEqual(Buffer.from(real.serializeBinary()));
+    // Written from the plain values: google-protobuf's fields map was never built.
+    const map = structproto.Struct.prototype.getFieldsMap as (
+      this: structproto.Struct,
+      noLazyCreate?: boolean,
+    ) => unknown;
+    expect(map.call(struct, true)).toBeUndefined();
     // Without the writer (any other serializer), it still serializes as a Struct.
     expect(Buffer.from(plain.serializeBinary())).toEqual(Buffer.from(real.serializeBinary()));
   });
