@@ -35,7 +35,7 @@ export interface RoleFigures {
 }
 
 interface Seen {
-  readonly role: Role;
+  role: Role;
   readonly startMs: number;
   cpuS: number;
   rssMb: number;
@@ -46,6 +46,8 @@ function roleOf(cmdline: string): Role | undefined {
   return undefined;
 }
 
+/** How long after its start a process's command line may still change (its exec). */
+const YOUNG_MS = 2000;
 const TICKS = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
 const BOOT_MS =
   Number(/^btime (\d+)$/m.exec(fs.readFileSync("/proc/stat", "utf8"))?.[1] ?? "0") * 1000;
@@ -53,10 +55,11 @@ const BOOT_MS =
 /** Samples the processes of a run until `stop()`, which returns the figures by role. */
 export function processSampler(): { stop: () => Record<Role, RoleFigures> } {
   const seen = new Map<string, Seen>();
+  /** Processes (pid@start) judged to have no role once past their first moments. */
   const ignored = new Set<string>();
   const sample = (): void => {
     for (const pid of fs.readdirSync("/proc")) {
-      if (!/^\d+$/.test(pid) || ignored.has(pid)) continue;
+      if (!/^\d+$/.test(pid)) continue;
       let stat: string;
       try {
         stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -66,8 +69,13 @@ export function processSampler(): { stop: () => Record<Role, RoleFigures> } {
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       const startMs = BOOT_MS + (Number(fields[19]) / TICKS) * 1000;
       const key = `${pid}@${fields[19]}`;
+      if (ignored.has(key)) continue;
       let entry = seen.get(key);
-      if (entry === undefined) {
+      // A process is judged by its command line again while it is young: between its fork
+      // and its exec it shows its parent's (a plugin the engine starts looks like the
+      // engine for that moment; counted as the engine once, seen).
+      const young = Date.now() - startMs < YOUNG_MS;
+      if (entry === undefined || young) {
         let cmdline: string;
         try {
           cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
@@ -76,11 +84,14 @@ export function processSampler(): { stop: () => Record<Role, RoleFigures> } {
         }
         const role = roleOf(cmdline);
         if (role === undefined) {
-          ignored.add(pid);
-          continue;
+          if (!young) ignored.add(key);
+          if (entry === undefined) continue;
+        } else if (entry === undefined) {
+          entry = { role, startMs, cpuS: 0, rssMb: 0 };
+          seen.set(key, entry);
+        } else {
+          entry.role = role;
         }
-        entry = { role, startMs, cpuS: 0, rssMb: 0 };
-        seen.set(key, entry);
       }
       entry.cpuS = (Number(fields[11]) + Number(fields[12])) / TICKS;
       entry.rssMb = Math.max(entry.rssMb, (Number(fields[21]) * 4096) / 2 ** 20);
