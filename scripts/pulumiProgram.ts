@@ -61,6 +61,13 @@ export function setAutomaticLogs(home: string, on: boolean): void {
   }
 }
 
+/** A project file's last lines: the plugin as the program's package (this repository's). */
+const PLUGIN_PACKAGE = [
+  "packages:",
+  `  discord-commands: ${path.join(PROJECT_ROOT, "plugin")}`,
+  "",
+];
+
 /** The project file of a Python program on setup's venv that uses the plugin. */
 export function pythonPluginProject(name: string): string {
   return [
@@ -69,22 +76,13 @@ export function pythonPluginProject(name: string): string {
     "  name: python",
     "  options:",
     `    virtualenv: ${PYTHON_VENV}`,
-    "packages:",
-    `  discord-commands: ${path.join(PROJECT_ROOT, "plugin")}`,
-    "",
+    ...PLUGIN_PACKAGE,
   ].join("\n");
 }
 
 /** The project file of a TypeScript program on the generated Node.js SDK (the plugin). */
 export function typescriptPluginProject(name: string): string {
-  return [
-    `name: ${name}`,
-    "runtime: nodejs",
-    "main: index.ts",
-    "packages:",
-    `  discord-commands: ${path.join(PROJECT_ROOT, "plugin")}`,
-    "",
-  ].join("\n");
+  return [`name: ${name}`, "runtime: nodejs", "main: index.ts", ...PLUGIN_PACKAGE].join("\n");
 }
 
 /** Makes the Node.js SDK built by `buildNodeSdk` a program's `@pulumi-discord-commands/sdk`. */

@@ -199,31 +199,38 @@ export function encodePlainStruct(plain: PlainObject): Uint8Array {
   return writer.getResultBuffer();
 }
 
-function writePlainStructOr(
-  original: typeof structproto.Struct.serializeBinaryToWriter,
-): typeof structproto.Struct.serializeBinaryToWriter {
-  return (message, writer) => {
-    const plain = plainValues.get(message);
-    if (plain === undefined) original(message, writer);
-    else writeStruct(plain, writer);
-  };
+/** google-protobuf's own Struct writer, as loaded. */
+const realWriteStruct = structproto.Struct.serializeBinaryToWriter;
+
+/** Writes a Struct made or decoded here from its plain values, any other as google-protobuf does. */
+function writePlainOrRealStruct(message: structproto.Struct, writer: BinaryWriter): void {
+  const plain = plainValues.get(message);
+  if (plain === undefined) realWriteStruct(message, writer);
+  else writeStruct(plain, writer);
 }
 
 /**
- * A response serializer that writes the Structs made by `plainStruct` straight from their
- * values (the generated code looks `Struct.serializeBinaryToWriter` up at each call, so it
- * is swapped for the duration of one synchronous serialization).
+ * Runs `fn` with one of Struct's static coders replaced: the generated message code looks
+ * them up at each call, and `fn` is synchronous, so nothing else sees the swap.
  */
+function withStructCoder<K extends "deserializeBinaryFromReader" | "serializeBinaryToWriter", R>(
+  coder: K,
+  replacement: (typeof structproto.Struct)[K],
+  fn: () => R,
+): R {
+  const original = structproto.Struct[coder];
+  structproto.Struct[coder] = replacement;
+  try {
+    return fn();
+  } finally {
+    structproto.Struct[coder] = original;
+  }
+}
+
+/** A response serializer that writes the Structs made by `plainStruct` straight from their values. */
 export function withPlainStructWriter<T>(serialize: (value: T) => Buffer): (value: T) => Buffer {
-  return (value) => {
-    const original = structproto.Struct.serializeBinaryToWriter;
-    structproto.Struct.serializeBinaryToWriter = writePlainStructOr(original);
-    try {
-      return serialize(value);
-    } finally {
-      structproto.Struct.serializeBinaryToWriter = original;
-    }
-  };
+  return (value) =>
+    withStructCoder("serializeBinaryToWriter", writePlainOrRealStruct, () => serialize(value));
 }
 
 function readPlainStructInto(
@@ -233,19 +240,8 @@ function readPlainStructInto(
   return asPlainStruct(message, readStruct(reader));
 }
 
-/**
- * A request deserializer whose Struct fields decode to plain values (see above). The
- * generated message code looks `Struct.deserializeBinaryFromReader` up at each call, so it
- * is swapped for the duration of one synchronous decode.
- */
+/** A request deserializer whose Struct fields decode to plain values (see above). */
 export function withPlainStructs<T>(deserialize: (bytes: Buffer) => T): (bytes: Buffer) => T {
-  return (bytes) => {
-    const original = structproto.Struct.deserializeBinaryFromReader;
-    structproto.Struct.deserializeBinaryFromReader = readPlainStructInto;
-    try {
-      return deserialize(bytes);
-    } finally {
-      structproto.Struct.deserializeBinaryFromReader = original;
-    }
-  };
+  return (bytes) =>
+    withStructCoder("deserializeBinaryFromReader", readPlainStructInto, () => deserialize(bytes));
 }
