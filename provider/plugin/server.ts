@@ -21,6 +21,7 @@ import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import type * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import type { Bag } from "../resources/propertyBags";
 import type { ProviderRuntime } from "../resources/runtime";
+import { flushCompileCache } from "./compileCache";
 import type { PlainValue } from "./plainStructs";
 import { plainStruct, withPlainStructs, withPlainStructWriter } from "./plainStructs";
 import type { PluginResource } from "./resources";
@@ -306,6 +307,7 @@ export function providerService(
       let failed = true;
       try {
         const { constructCommandSet } = await import("./commandSet");
+        flushCompileCache();
         const res = await constructCommandSet(req, engineAddress);
         failed = false;
         return res;

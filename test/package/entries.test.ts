@@ -3,11 +3,13 @@
  * emulator code (the emulator is `pulumi-discord-commands/emulator`), and every entry,
  * bin and type file that package.json names is built from a source file that exists.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 
 const ROOT = path.join(__dirname, "..", "..");
+/** The Node.js that runs the engine's plugins (npm installs Node 22 as a devDependency). */
+const NODE_22 = path.join(ROOT, "node_modules", ".bin", "node");
 
 interface PackageJson {
   readonly main: string;
@@ -68,3 +70,55 @@ test("the exports map: the package, the emulator, and every file it names has a 
   for (const f of files)
     expect([f, fs.existsSync(path.join(ROOT, sourceOf(f)))]).toEqual([f, true]);
 });
+
+function withoutCacheVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const copy = { ...env };
+  delete copy["NODE_COMPILE_CACHE"];
+  delete copy["NODE_DISABLE_COMPILE_CACHE"];
+  return copy;
+}
+
+/** Starts the plugin's entry as the engine does, waits for its port, stops it; the cache's files. */
+async function pluginCacheFiles(extraEnv: Record<string, string>): Promise<string[]> {
+  const cache = fs.mkdtempSync(path.join(ROOT, ".work", "compile-cache-"));
+  try {
+    const child = spawn(NODE_22, [path.join(ROOT, "plugin", "index.js")], {
+      cwd: ROOT,
+      // The cache's default place (no NODE_COMPILE_CACHE, which would turn it on by itself).
+      env: { ...withoutCacheVariables(process.env), TMPDIR: cache, ...extraEnv },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    const port = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      child.stdout.on("data", (c: Buffer) => {
+        out += c.toString();
+        if (out.includes("\n")) resolve(out.trim());
+      });
+      child.on("exit", (code) => reject(new Error(`plugin exited (${code}): ${stderr}`)));
+    });
+    expect(port).toMatch(/^\d+$/);
+    // Killed as the engine kills its plugins: Node itself would write the cache only at a
+    // normal exit, so what is there the plugin wrote.
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    child.kill("SIGKILL");
+    await exited;
+    const files: string[] = [];
+    const walk = (dir: string): void => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        if (e.isDirectory()) walk(path.join(dir, e.name));
+        else files.push(e.name);
+      }
+    };
+    walk(cache);
+    return files;
+  } finally {
+    fs.rmSync(cache, { recursive: true, force: true });
+  }
+}
+
+test("the plugin's entry turns on Node's compile cache, and NODE_DISABLE_COMPILE_CACHE turns it off", async () => {
+  expect((await pluginCacheFiles({})).length).toBeGreaterThan(20);
+  expect(await pluginCacheFiles({ NODE_DISABLE_COMPILE_CACHE: "1" })).toEqual([]);
+}, 60_000);
