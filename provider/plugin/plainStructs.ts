@@ -18,7 +18,7 @@ import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 export type PlainValue =
   null | number | string | boolean | PlainValue[] | { [key: string]: PlainValue };
 
-type PlainObject = { [key: string]: PlainValue };
+export type PlainObject = { [key: string]: PlainValue };
 
 /** `readMessage` takes the message it reads into; these readers keep their own results. */
 const NO_MESSAGE = undefined as unknown as Parameters<BinaryReader["readMessage"]>[0];

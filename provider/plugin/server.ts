@@ -20,6 +20,7 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import type * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import type { Bag } from "../resources/propertyBags";
+import { SECRET_SIG, SECRET_VALUE, unwrapSecrets } from "../resources/propertyBags";
 import type { ProviderRuntime } from "../resources/runtime";
 import { flushCompileCache } from "./compileCache";
 import type { PlainValue } from "./plainStructs";
@@ -44,21 +45,6 @@ function packageVersion(): string {
 /** The package schema, generated from provider/schema (`npm run generate`). */
 export function packageSchema(): string {
   return fs.readFileSync(path.join(PACKAGE_ROOT, "plugin", "schema.json"), "utf8");
-}
-
-/** A value Pulumi marks as secret, as the engine sends it when secrets are accepted. */
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
-const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
-
-/** Plain values: secrets unwrapped (the runtime keeps credentials in memory only). */
-export function unwrapSecrets(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(unwrapSecrets);
-  if (value !== null && typeof value === "object") {
-    const record = value as Record<string, unknown>;
-    if (record[SECRET_SIG] === SECRET_VALUE) return unwrapSecrets(record["value"]);
-    return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, unwrapSecrets(v)]));
-  }
-  return value;
 }
 
 function bag(struct: structproto.Struct | undefined): Bag {
@@ -124,10 +110,7 @@ function unary<Req, Res>(fn: (req: Req) => Promise<Res>): Unary<Req, Res> {
 }
 
 /** The gRPC service implementation over one runtime. */
-export function providerService(
-  rt: ProviderRuntime,
-  engineAddress?: string,
-): Partial<provrpc.IResourceProviderServer> {
+export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceProviderServer> {
   const resources = pluginResources(rt);
   const resourceOf = (urn: string): PluginResource => {
     const type = urnType(urn);
@@ -299,16 +282,15 @@ export function providerService(
       return new emptyproto.Empty();
     }),
 
-    // Components (CommandSet): their children are registered from this process, through
-    // @pulumi/pulumi's runtime, which is loaded on the first Construct only (it is most of
-    // the plugin's start: 0.85 of 1.26 s measured; programs without a set never pay it).
+    // Components (CommandSet): their children are registered from this process, straight
+    // with the engine's resource monitor (commandSet.ts, loaded on the first Construct).
     construct: unary(async (req: provproto.ConstructRequest) => {
       const at = rt.timing.time();
       let failed = true;
       try {
         const { constructCommandSet } = await import("./commandSet");
         flushCompileCache();
-        const res = await constructCommandSet(req, engineAddress);
+        const res = await constructCommandSet(req);
         failed = false;
         return res;
       } finally {
@@ -327,11 +309,11 @@ export function providerService(
 
 /**
  * The provider service whose resource calls decode their properties straight into plain
- * values (plainStructs.ts): check, diff, create, read, update and delete only read them;
- * their answers serialize the properties straight from plain values.
+ * values (plainStructs.ts): check, diff, create, read, update, delete and construct only
+ * read them; their answers serialize the properties straight from plain values.
  */
 function plainStructService(): grpc.ServiceDefinition {
-  const plain = new Set(["check", "diff", "create", "read", "update", "delete"]);
+  const plain = new Set(["check", "diff", "create", "read", "update", "delete", "construct"]);
   const methods = Object.entries(provrpc.ResourceProviderService as grpc.ServiceDefinition);
   if (methods.filter(([name]) => plain.has(name)).length !== plain.size) {
     throw new Error("the provider service lacks a resource method");
@@ -358,15 +340,11 @@ function plainStructService(): grpc.ServiceDefinition {
  */
 export async function servePlugin(
   rt: ProviderRuntime,
-  engineAddress?: string,
 ): Promise<{ server: grpc.Server; port: number }> {
   const server = new grpc.Server({
     "grpc.max_receive_message_length": 400 * 1024 * 1024,
   });
-  server.addService(
-    plainStructService(),
-    providerService(rt, engineAddress) as grpc.UntypedServiceImplementation,
-  );
+  server.addService(plainStructService(), providerService(rt) as grpc.UntypedServiceImplementation);
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) =>
       err ? reject(err) : resolve(p),

@@ -12,6 +12,32 @@ export { isRecord };
  */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
+/** A value Pulumi marks as secret, as the engine sends it to a provider that accepts secrets. */
+export const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+export const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
+
+/** True when `value` is one of the engine's secret values (`{ [SECRET_SIG]: SECRET_VALUE, value }`). */
+export function isSecretValue(value: unknown): value is { value?: unknown } {
+  return isRecord(value) && value[SECRET_SIG] === SECRET_VALUE;
+}
+
+/** Plain values: secrets unwrapped (the runtime keeps credentials in memory only). */
+export function unwrapSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(unwrapSecrets);
+  if (isRecord(value)) {
+    if (value[SECRET_SIG] === SECRET_VALUE) return unwrapSecrets(value["value"]);
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unwrapSecrets(v)]));
+  }
+  return value;
+}
+
+/** True when a secret value sits anywhere inside `value`. */
+export function containsSecret(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(containsSecret);
+  if (isRecord(value)) return isSecretValue(value) || Object.values(value).some(containsSecret);
+  return false;
+}
+
 export type Path = (string | number)[];
 export type Bag = Record<string, unknown>;
 

@@ -87,6 +87,65 @@ test("each resource acts for its own provider's application, with its credential
   expect(emu.requestLog().filter((e) => e.method !== "GET")).toEqual([]);
 });
 
+test("a command set under an explicit provider: its children follow it, and depend on what its inputs came from", async () => {
+  // The description comes from another resource's output: unknown at the first preview.
+  prog.write({
+    "Pulumi.yaml": program(`  helloSet:
+    type: discord-commands:CommandSet
+    properties:
+      commands:
+        - name: hello
+          description: After \${pingStaging.commandId}
+      scopes:
+        - {}
+    options:
+      provider: \${staging}
+      protect: true
+`),
+  });
+  expect(await prog.previewSummary()).toEqual({ create: 2, same: 5 });
+  await prog.up();
+  const ping = commandsOf(STAGING.id).find((c) => c.name === "ping");
+  const pingId = emu.control
+    .commands()
+    .find((c) => c["application_id"] === STAGING.id && c["name"] === "ping")?.["id"];
+  expect(ping).toBeDefined();
+  expect(commandsOf(STAGING.id)).toContainEqual({
+    name: "hello",
+    description: `After ${String(pingId)}`,
+  });
+  expect(commandsOf(PRODUCTION.id).map((c) => c.name)).toEqual(["ping"]);
+  const exported = JSON.parse((await prog.ok(["stack", "export"])).stdout) as {
+    deployment: {
+      resources: {
+        urn: string;
+        type: string;
+        protect?: boolean;
+        provider?: string;
+        dependencies?: string[];
+        propertyDependencies?: Record<string, string[]>;
+      }[];
+    };
+  };
+  const resources = exported.deployment.resources;
+  const urnOf = (name: string) => resources.find((r) => r.urn.endsWith(`::${name}`))?.urn;
+  const scope = resources.find((r) => r.type === "discord-commands:index:ScopeCommands");
+  expect(scope?.provider).toContain("::staging::");
+  expect(scope?.protect).toBe(true);
+  expect(scope?.dependencies).toContain(urnOf("pingStaging"));
+  expect(scope?.propertyDependencies?.["commands"]).toEqual([urnOf("pingStaging")]);
+  const set = resources.find((r) => r.type === "discord-commands:index:CommandSet");
+  expect(set?.protect).toBe(true);
+  // Protected, the set's command outlives a destroy attempt; unprotected, it goes.
+  const destroy = await prog.run(["destroy", "--yes", "--non-interactive", "--skip-preview"]);
+  expect(destroy.code).not.toBe(0);
+  expect(commandsOf(STAGING.id).map((c) => c.name)).toContain("hello");
+  await prog.ok(["state", "unprotect", "--all", "--yes"]);
+  prog.write({ "Pulumi.yaml": program() });
+  await prog.up();
+  expect(commandsOf(STAGING.id)).toEqual([{ name: "ping", description: "Staging ping" }]);
+});
+
 test("one name twice under one provider fails the preview; across applications it does not", async () => {
   prog.write({
     "Pulumi.yaml": program(`  pingStagingAgain:
