@@ -174,6 +174,26 @@ test("bad input fails the preview naming the set or the resources", async () => 
   );
 });
 
+test("a secret in a definition keeps every scope's commands secret in the state", async () => {
+  prog.write({ "Pulumi.yaml": program("\n            fn::secret: Kick quietly") });
+  await prog.up();
+  expect(liveCommand(emu, "kick", A)["description"]).toBe("Kick quietly");
+  expect(liveCommand(emu, "kick")["description"]).toBe("Kick quietly");
+  const exported = (await prog.ok(["stack", "export"])).stdout;
+  expect(exported).not.toContain("Kick quietly");
+  const scopes = (
+    JSON.parse(exported) as {
+      deployment: { resources: { type: string; inputs?: Record<string, unknown> }[] };
+    }
+  ).deployment.resources.filter((r) => r.type === "discord-commands:index:ScopeCommands");
+  expect(scopes).toHaveLength(2);
+  for (const scope of scopes) {
+    expect(scope.inputs?.["commands"]).toMatchObject({
+      "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
+    });
+  }
+});
+
 test("destroy removes the set's commands and keeps the others", async () => {
   prog.write({ "Pulumi.yaml": program("Kick someone out") });
   await prog.destroy();
