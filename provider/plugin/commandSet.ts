@@ -94,6 +94,7 @@ function permissionsOf(value: unknown): PermissionsEntry[] {
   const list = value ?? [];
   if (!Array.isArray(list)) throw new Error("CommandSet: permissions must be a list");
   return list.map((p: unknown, i) => {
+    if (p === UNKNOWN) plain(p, `permissions[${i}]`);
     if (!isRecord(p)) throw new Error(`CommandSet: permissions[${i}] must be an object`);
     const field = (k: string): unknown => plain<unknown>(p[k], `permissions[${i}].${k}`);
     const guildId = field("guildId");
