@@ -17,7 +17,6 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import * as pulumi from "@pulumi/pulumi";
 
 export type ProviderKind =
   | "globalCommand"
@@ -78,15 +77,43 @@ export function providerLoader(modulePath: string, packagePath: string): () => u
   /* eslint-enable @typescript-eslint/no-require-imports */
 }
 
-const serialized = new Map<string, Promise<string>>();
+/**
+ * The text `pulumi.runtime.serializeFunction(providerLoader(modulePath, packagePath))`
+ * gives, built here: the serializer opens an inspector session and walks every built-in
+ * module the first time it runs, 0.15-0.6 s measured, on the way to the program's first
+ * resource (the dynamic-provider host starts only once that resource is registered).
+ * The text is a module whose `handler()` returns the loader (what the host calls); the
+ * loader captures its two strings and nothing else. providerModule.test.ts checks that
+ * this is the serializer's text, byte for byte, so stacks see the same `__provider`.
+ */
+export function providerText(modulePath: string, packagePath: string): string {
+  const captured =
+    `modulePath: ${JSON.stringify(modulePath)}, packagePath: ${JSON.stringify(packagePath)}, ` +
+    "this: undefined, arguments: undefined";
+  return [
+    "exports.handler = __f0;",
+    "",
+    "function __f0() {",
+    "  return (function() {",
+    `    with({ ${captured} }) {`,
+    "",
+    `return ${providerLoader(modulePath, packagePath).toString()};`,
+    "",
+    "    }",
+    "  }).apply(undefined, undefined).apply(this, arguments);",
+    "}",
+    "",
+  ].join("\n");
+}
+
+const serialized = new Map<string, string>();
 
 /** The serialized `__provider` of a kind (computed once per program run). */
-export function serializedProvider(kind: ProviderKind): Promise<string> {
+export function serializedProvider(kind: ProviderKind): string {
   const modulePath = providerModulePath(kind);
   let text = serialized.get(modulePath);
-  if (!text) {
-    const loader = providerLoader(modulePath, providerPackagePath(kind));
-    text = pulumi.runtime.serializeFunction(loader).then((f) => f.text);
+  if (text === undefined) {
+    text = providerText(modulePath, providerPackagePath(kind));
     serialized.set(modulePath, text);
   }
   return text;
