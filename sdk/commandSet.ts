@@ -7,7 +7,7 @@
  * the permissions are written again. The children come from provider/resources/
  * commandSetPlan.ts, which the plugin's component shares.
  */
-import * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "./pulumi";
 import type { WirePermission } from "../provider/schema";
 import type { SetPermissions, SetScope } from "../provider/resources/commandSetPlan";
 import {

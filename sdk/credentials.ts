@@ -6,7 +6,7 @@
  * program refuses it before any resource is registered. Environment variables
  * (`DISCORD_BOT_TOKEN`, ...) never reach the state.
  */
-import * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "./pulumi";
 
 export const CREDENTIAL_KEYS = [
   "discord:botToken",

@@ -19,7 +19,7 @@
  * involved (see `claimCommand`). Values still unknown at preview (a guild id from a
  * resource not yet created) are checked at `up`, when they are known.
  */
-import * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "./pulumi";
 import { CommandType } from "../provider/schema";
 import type { Claim } from "../provider/resources/claims";
 import { problemsOf, problemsOfClaims } from "../provider/resources/claims";

@@ -3,7 +3,7 @@
  * `GuildCommandPermissions`. Their argument types are derived from the schema's SDK
  * shape (`provider/schema/mapping.ts`), never written twice.
  */
-import * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "./pulumi";
 import type { Scope, SdkCommandArgs, WirePermission } from "../provider/schema";
 import { commandKey } from "../provider/resources/commandKeys";
 import { formatPath, validateWireBody } from "../provider/schema";

@@ -53,6 +53,22 @@ test("importing the package loads no emulator module", () => {
   expect(loaded.filter((f) => f.startsWith(`emulator${path.sep}`))).toEqual([]);
 });
 
+test("importing the package loads neither @pulumi/pulumi's Automation API nor its closure serializer", () => {
+  const script = `
+    require(${JSON.stringify(path.join(ROOT, "dist", "index.js"))});
+    process.stdout.write(JSON.stringify(Object.keys(require.cache)));
+  `;
+  const res = spawnSync(process.execPath, ["-e", script], { cwd: ROOT, encoding: "utf8" });
+  expect(res.status).toBe(0);
+  const loaded = JSON.parse(res.stdout) as string[];
+  const pulumiModule = (sub: string) =>
+    loaded.some((k) => k.includes(path.join("@pulumi", "pulumi", sub)));
+  expect(pulumiModule("resource.js")).toBe(true);
+  expect(pulumiModule(path.join("automation", "index.js"))).toBe(false);
+  expect(pulumiModule(path.join("runtime", "closure"))).toBe(false);
+  expect(loaded.some((k) => k.includes(path.join("node_modules", "typescript")))).toBe(false);
+});
+
 test("the emulator entry loads the emulator", () => {
   const loaded = loadedBy(path.join("emulator", "index.ts"));
   expect(loaded).toContain(path.join("emulator", "server.ts"));
