@@ -5,7 +5,7 @@
 // loads: the engine starts this process for every deployment, and it compiles the same
 // modules each time (gRPC, protobuf, zod, undici, the provider). The cache lives in
 // NODE_COMPILE_CACHE or the system's temporary folder; NODE_DISABLE_COMPILE_CACHE=1 turns
-// it off. Measured: the provider's modules load in 0.30 s instead of 0.42 s.
+// it off. Measured: the provider's modules load in 0.23-0.30 s instead of 0.37-0.42 s.
 const nodeModule = require("node:module");
 if (typeof nodeModule.enableCompileCache === "function") nodeModule.enableCompileCache();
 require("../dist/provider/plugin/main.js")

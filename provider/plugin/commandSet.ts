@@ -46,8 +46,7 @@ import { commandKey } from "../resources/commandKeys";
 import {
   containsSecret,
   isSecretValue,
-  SECRET_SIG,
-  SECRET_VALUE,
+  secretValue,
   UNKNOWN,
   unknownPaths,
   unwrapSecrets,
@@ -243,8 +242,9 @@ function inputDependencies(req: provproto.ConstructRequest): Record<string, stri
   return out;
 }
 
-function secret(value: PlainValue): PlainValue {
-  return { [SECRET_SIG]: SECRET_VALUE, value };
+interface ScopeAnswer {
+  readonly urn: string;
+  readonly ids: Record<string, string> | undefined;
 }
 
 /** The scope's commandIds from its registration's answer; undefined while unknown (preview). */
@@ -288,7 +288,8 @@ export async function constructCommandSet(
       if (req.hasProtect()) reg.setProtect(req.getProtect() === true);
       return reg;
     };
-    const scopeAnswers = new Map<string, Promise<resproto.RegisterResourceResponse>>();
+    /** Each scope's child as registered: its URN and command ids (undefined while unknown). */
+    const scopeAnswers = new Map<string, Promise<ScopeAnswer>>();
     for (const scope of scopes) {
       const plan =
         definitions === undefined ? undefined : scopeCommandMap(name, definitions, scope);
@@ -296,7 +297,7 @@ export async function constructCommandSet(
       const reg = child("ScopeCommands", scopeChildName(name, scope), {
         ...(scope.guildId === undefined ? {} : { guildId: scope.guildId }),
         ...(scope.applicationId === undefined ? {} : { applicationId: scope.applicationId }),
-        commands: secretCommands ? secret(commands) : commands,
+        commands: secretCommands ? secretValue(commands) : commands,
         // The set's own problems fail the child's check, naming the set.
         ...(plan === undefined
           ? { __programProblems: UNKNOWN }
@@ -305,14 +306,16 @@ export async function constructCommandSet(
             : {}),
       });
       setDependencies(reg, { commands: deps["commands"] ?? [] });
-      scopeAnswers.set(scopeLabel(scope), monitor.register(reg));
+      scopeAnswers.set(
+        scopeLabel(scope),
+        monitor.register(reg).then((res) => ({ urn: res.getUrn(), ids: commandIdsOf(res) })),
+      );
     }
     const permissionsDone = permissions.map(async (p): Promise<void> => {
       const scope = permissionsScope(scopes, p) as SetScope;
       const holder = scopeAnswers.get(scopeLabel(scope));
       if (holder === undefined) return;
-      const answer = await holder;
-      const ids = commandIdsOf(answer);
+      const { urn: scopeUrn, ids } = await holder;
       const commandId = ids === undefined ? UNKNOWN : (ids[commandKey(p.type, p.command)] ?? "");
       const reg = child("GuildCommandPermissions", permissionsChildName(name, p), {
         guildId: p.guildId,
@@ -328,7 +331,7 @@ export async function constructCommandSet(
         ...(p.applicationId === undefined ? {} : { applicationId: p.applicationId }),
       });
       setDependencies(reg, {
-        commandId: [answer.getUrn()],
+        commandId: [scopeUrn],
         permissions: deps["permissions"] ?? [],
       });
       await monitor.register(reg);
@@ -340,23 +343,20 @@ export async function constructCommandSet(
     ]);
     const failure = settled.find((s) => s.status === "rejected");
     if (failure !== undefined) throw failure.reason;
-    const answers = (
-      settled[0] as PromiseFulfilledResult<(readonly [string, resproto.RegisterResourceResponse])[]>
-    ).value;
-    const byScope: Record<string, PlainValue> = {};
-    let known = true;
-    for (const [label, answer] of answers) {
-      const ids = commandIdsOf(answer);
-      if (ids === undefined) known = false;
-      else byScope[label] = ids;
-    }
-    const outputs: PlainObject = { commandIds: known ? byScope : UNKNOWN };
+    const answers = (settled[0] as PromiseFulfilledResult<(readonly [string, ScopeAnswer])[]>)
+      .value;
+    const known = answers.every(([, a]) => a.ids !== undefined);
+    const outputs: PlainObject = {
+      commandIds: known
+        ? Object.fromEntries(answers.map(([label, a]) => [label, a.ids ?? {}]))
+        : UNKNOWN,
+    };
     await monitor.registerOutputs(urn, outputs);
     const res = new provproto.ConstructResponse();
     res.setUrn(urn);
     res.setState(plainStruct(outputs) as structproto.Struct);
     const stateDeps = new provproto.ConstructResponse.PropertyDependencies();
-    stateDeps.setUrnsList(answers.map(([, a]) => a.getUrn()));
+    stateDeps.setUrnsList(answers.map(([, a]) => a.urn));
     res.getStatedependenciesMap().set("commandIds", stateDeps);
     return res;
   } finally {

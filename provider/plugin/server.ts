@@ -20,7 +20,7 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import type * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import type { Bag } from "../resources/propertyBags";
-import { SECRET_SIG, SECRET_VALUE, unwrapSecrets } from "../resources/propertyBags";
+import { isSecretValue, secretValue, unwrapSecrets } from "../resources/propertyBags";
 import type { ProviderRuntime } from "../resources/runtime";
 import { flushCompileCache } from "./compileCache";
 import type { PlainValue } from "./plainStructs";
@@ -56,9 +56,7 @@ function secretKeys(struct: structproto.Struct | undefined): Set<string> {
   const raw = struct === undefined ? {} : (struct.toJavaScript() as Record<string, unknown>);
   return new Set(
     Object.entries(raw)
-      .filter(
-        ([, v]) => v !== null && typeof v === "object" && (v as Bag)[SECRET_SIG] === SECRET_VALUE,
-      )
+      .filter(([, v]) => isSecretValue(v))
       .map(([k]) => k),
   );
 }
@@ -73,10 +71,7 @@ const SECRET_OUTPUTS = new Set(["accessToken", "refreshToken"]);
 function withSecrets(value: Bag, secret: ReadonlySet<string>): Bag {
   const out: Bag = {};
   for (const [k, v] of Object.entries(value)) {
-    out[k] =
-      v !== undefined && (secret.has(k) || SECRET_OUTPUTS.has(k))
-        ? { [SECRET_SIG]: SECRET_VALUE, value: v }
-        : v;
+    out[k] = v !== undefined && (secret.has(k) || SECRET_OUTPUTS.has(k)) ? secretValue(v) : v;
   }
   return out;
 }

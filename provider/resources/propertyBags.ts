@@ -21,6 +21,11 @@ export function isSecretValue(value: unknown): value is { value?: unknown } {
   return isRecord(value) && value[SECRET_SIG] === SECRET_VALUE;
 }
 
+/** `value` as one of the engine's secret values. */
+export function secretValue<T>(value: T): { [SECRET_SIG]: string; value: T } {
+  return { [SECRET_SIG]: SECRET_VALUE, value };
+}
+
 /** Plain values: secrets unwrapped (the runtime keeps credentials in memory only). */
 export function unwrapSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(unwrapSecrets);

@@ -105,11 +105,10 @@ test("a command set under an explicit provider: its children follow it, and depe
   });
   expect(await prog.previewSummary()).toEqual({ create: 2, same: 5 });
   await prog.up();
-  const ping = commandsOf(STAGING.id).find((c) => c.name === "ping");
   const pingId = emu.control
     .commands()
     .find((c) => c["application_id"] === STAGING.id && c["name"] === "ping")?.["id"];
-  expect(ping).toBeDefined();
+  expect(pingId).toBeDefined();
   expect(commandsOf(STAGING.id)).toContainEqual({
     name: "hello",
     description: `After ${String(pingId)}`,

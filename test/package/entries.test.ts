@@ -20,23 +20,34 @@ interface PackageJson {
 
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as PackageJson;
 
-/** The modules of this repository that requiring `entry` (a source file) loads. */
-function loadedBy(entry: string): string[] {
+/**
+ * Every module a fresh Node process has loaded after requiring `entry` (relative to the
+ * repository): a source file through ts-node, or a built one without it (ts-node itself
+ * loads TypeScript).
+ */
+function requireCacheAfter(entry: string): string[] {
   const script = `
     require(${JSON.stringify(path.join(ROOT, entry))});
-    const root = ${JSON.stringify(ROOT + path.sep)};
-    const mine = Object.keys(require.cache)
-      .filter((k) => k.startsWith(root) && !k.includes("node_modules"))
-      .map((k) => k.slice(root.length));
-    process.stdout.write(JSON.stringify(mine));
+    process.stdout.write(JSON.stringify(Object.keys(require.cache)));
   `;
-  const res = spawnSync(
-    process.execPath,
-    ["-r", require.resolve("ts-node/register/transpile-only"), "-e", script],
-    { cwd: ROOT, encoding: "utf8", timeout: 60_000 },
-  );
+  const register = entry.endsWith(".ts")
+    ? ["-r", require.resolve("ts-node/register/transpile-only")]
+    : [];
+  const res = spawnSync(process.execPath, [...register, "-e", script], {
+    cwd: ROOT,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
   if (res.status !== 0) throw new Error(`node failed: ${res.stderr}`);
   return JSON.parse(res.stdout) as string[];
+}
+
+/** The modules of this repository that requiring `entry` (a source file) loads. */
+function loadedBy(entry: string): string[] {
+  const root = ROOT + path.sep;
+  return requireCacheAfter(entry)
+    .filter((k) => k.startsWith(root) && !k.includes("node_modules"))
+    .map((k) => k.slice(root.length));
 }
 
 /** The source file a built file comes from: dist/x/y.js or .d.ts -> x/y.ts. */
@@ -54,13 +65,7 @@ test("importing the package loads no emulator module", () => {
 });
 
 test("importing the package loads neither @pulumi/pulumi's Automation API nor its closure serializer", () => {
-  const script = `
-    require(${JSON.stringify(path.join(ROOT, "dist", "index.js"))});
-    process.stdout.write(JSON.stringify(Object.keys(require.cache)));
-  `;
-  const res = spawnSync(process.execPath, ["-e", script], { cwd: ROOT, encoding: "utf8" });
-  expect(res.status).toBe(0);
-  const loaded = JSON.parse(res.stdout) as string[];
+  const loaded = requireCacheAfter(path.join("dist", "index.js"));
   const pulumiModule = (sub: string) =>
     loaded.some((k) => k.includes(path.join("@pulumi", "pulumi", sub)));
   expect(pulumiModule("resource.js")).toBe(true);
