@@ -26,7 +26,9 @@
  *   commands unknown, and an unknown command id stays unknown;
  * - a secret definition makes the scope's `commands` secret; a permissions list is passed
  *   as it came (secrets and unknowns kept);
- * - the component's `commandIds` output and `RegisterResourceOutputs` end the construct.
+ * - the component's `commandIds` output and `RegisterResourceOutputs` end the construct;
+ * - when a child fails, the construct fails naming it as soon as this process handled the
+ *   failure (childFailures.ts), since the engine would not answer that child's registration.
  */
 import * as grpc from "@grpc/grpc-js";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
@@ -55,6 +57,8 @@ import { isRecord } from "../schema";
 import type { PlainObject, PlainValue } from "./plainStructs";
 import { plainStruct, withPlainStructs, withPlainStructWriter } from "./plainStructs";
 import { PACKAGE } from "./resources";
+import type { ChildFailures } from "./childFailures";
+import { childUrn } from "./childFailures";
 
 export const COMMAND_SET_TOKEN = `${PACKAGE}:index:CommandSet`;
 
@@ -259,6 +263,7 @@ function commandIdsOf(res: resproto.RegisterResourceResponse): Record<string, st
 /** The engine's `Construct` of a CommandSet. */
 export async function constructCommandSet(
   req: provproto.ConstructRequest,
+  failures: ChildFailures,
 ): Promise<provproto.ConstructResponse> {
   if (req.getType() !== COMMAND_SET_TOKEN)
     throw new Error(`unknown component type ${req.getType()}`);
@@ -279,11 +284,17 @@ export async function constructCommandSet(
   const secretCommands = containsSecret(rawCommands);
   const provider = req.getProvidersMap().get(PACKAGE) ?? "";
   const monitor = new ResourceMonitor(req.getMonitorendpoint());
+  const watch = failures.watch([]);
   try {
     const component = await monitor.register(componentRegistration(req));
     const urn = component.getUrn();
+    const children = new Map<string, string>();
     const child = (type: string, childName: string, object: PlainObject) => {
-      const reg = registration(`${PACKAGE}:index:${type}`, childName, urn, true, object);
+      const childType = `${PACKAGE}:index:${type}`;
+      const childUrnHere = childUrn(urn, childType, childName);
+      children.set(childUrnHere, childName);
+      watch.add(childUrnHere);
+      const reg = registration(childType, childName, urn, true, object);
       reg.setProvider(provider);
       if (req.hasProtect()) reg.setProtect(req.getProtect() === true);
       return reg;
@@ -336,11 +347,20 @@ export async function constructCommandSet(
       });
       await monitor.register(reg);
     });
-    // Every registration settles before the construct answers (none left running).
-    const settled = await Promise.allSettled([
+    // Every registration settles before the construct answers (none left running), unless
+    // a child fails: the engine then answers none of them (childFailures.ts).
+    const settling = Promise.allSettled([
       Promise.all([...scopeAnswers].map(async ([label, a]) => [label, await a] as const)),
       ...permissionsDone,
     ]);
+    const first = await Promise.race([settling, watch.failed]);
+    if (!Array.isArray(first)) {
+      const childName = children.get(first.urn) ?? first.urn;
+      throw new Error(
+        `the set stopped: its resource '${childName}' failed (that resource's error says why)`,
+      );
+    }
+    const settled = first;
     const failure = settled.find((s) => s.status === "rejected");
     if (failure !== undefined) throw failure.reason;
     const answers = (settled[0] as PromiseFulfilledResult<(readonly [string, ScopeAnswer])[]>)
@@ -360,6 +380,7 @@ export async function constructCommandSet(
     res.getStatedependenciesMap().set("commandIds", stateDeps);
     return res;
   } finally {
+    watch.stop();
     monitor.close();
   }
 }

@@ -22,6 +22,7 @@ import type * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import type { Bag } from "../resources/propertyBags";
 import { isSecretValue, secretValue, unwrapSecrets } from "../resources/propertyBags";
 import type { ProviderRuntime } from "../resources/runtime";
+import { ChildFailures } from "./childFailures";
 import { flushCompileCache } from "./compileCache";
 import type { PlainValue } from "./plainStructs";
 import { plainStruct, withPlainStructs, withPlainStructWriter } from "./plainStructs";
@@ -107,6 +108,16 @@ function unary<Req, Res>(fn: (req: Req) => Promise<Res>): Unary<Req, Res> {
 /** The gRPC service implementation over one runtime. */
 export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceProviderServer> {
   const resources = pluginResources(rt);
+  /** What failed, for the constructs waiting on it (childFailures.ts). */
+  const failures = new ChildFailures();
+  const reporting = async <T>(urn: string, work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (err) {
+      failures.report(urn, err instanceof Error ? err.message : String(err));
+      throw err;
+    }
+  };
   const resourceOf = (urn: string): PluginResource => {
     const type = urnType(urn);
     const resource = resources.get(type);
@@ -183,7 +194,10 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
 
     check: unary(async (req: provproto.CheckRequest) => {
       const urn = req.getUrn();
-      const result = await resourceOf(urn).check(urn, bag(req.getOlds()), bag(req.getNews()));
+      const result = await reporting(urn, () =>
+        resourceOf(urn).check(urn, bag(req.getOlds()), bag(req.getNews())),
+      );
+      if (result.failures.length > 0) failures.report(urn, "its inputs are invalid");
       const res = new provproto.CheckResponse();
       res.setInputs(toStruct(withSecrets(result.inputs, secretKeys(req.getNews()))));
       res.setFailuresList(
@@ -202,7 +216,9 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
       // The old outputs, as the dynamic-provider host hands them: one lifecycle for both
       // doors (update reads `version` and `adopted` from them).
       const olds = bag(req.getOlds());
-      const result = await resourceOf(urn).diff(req.getId(), olds, bag(req.getNews()));
+      const result = await reporting(urn, () =>
+        resourceOf(urn).diff(req.getId(), olds, bag(req.getNews())),
+      );
       const res = new provproto.DiffResponse();
       res.setChanges(
         result.changes
@@ -241,7 +257,8 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
     }),
 
     create: unary(async (req: provproto.CreateRequest) => {
-      const result = await resourceOf(req.getUrn()).create(bag(req.getProperties()));
+      const urn = req.getUrn();
+      const result = await reporting(urn, () => resourceOf(urn).create(bag(req.getProperties())));
       const res = new provproto.CreateResponse();
       res.setId(result.id);
       res.setProperties(toStruct(withSecrets(result.outs, secretKeys(req.getProperties()))));
@@ -265,7 +282,9 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
     update: unary(async (req: provproto.UpdateRequest) => {
       const urn = req.getUrn();
       const olds = bag(req.getOlds()); // old outputs, as in diff
-      const result = await resourceOf(urn).update(req.getId(), olds, bag(req.getNews()));
+      const result = await reporting(urn, () =>
+        resourceOf(urn).update(req.getId(), olds, bag(req.getNews())),
+      );
       const res = new provproto.UpdateResponse();
       const secret = new Set([...secretKeys(req.getNews()), ...secretKeys(req.getOlds())]);
       res.setProperties(toStruct(withSecrets(result.outs, secret)));
@@ -273,7 +292,8 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
     }),
 
     delete: unary(async (req: provproto.DeleteRequest) => {
-      await resourceOf(req.getUrn()).delete(req.getId(), bag(req.getProperties()));
+      const urn = req.getUrn();
+      await reporting(urn, () => resourceOf(urn).delete(req.getId(), bag(req.getProperties())));
       return new emptyproto.Empty();
     }),
 
@@ -285,7 +305,7 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
       try {
         const { constructCommandSet } = await import("./commandSet");
         flushCompileCache();
-        const res = await constructCommandSet(req);
+        const res = await constructCommandSet(req, failures);
         failed = false;
         return res;
       } finally {

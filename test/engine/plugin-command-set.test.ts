@@ -172,6 +172,38 @@ test("bad input fails the preview naming the set or the resources", async () => 
   expect(claimed.stdout + claimed.stderr).toMatch(
     /'lone-kick'.*mods-1300000000000000002 commands\["kick"\]|mods-1300000000000000002 commands\["kick"\].*'lone-kick'/,
   );
+  // The set's Construct answers as soon as its child fails (provider/plugin/childFailures.ts),
+  // not when the engine closes the connection.
+  for (const out of [twice.stdout + twice.stderr, claimed.stdout + claimed.stderr]) {
+    expect(out).toMatch(
+      /CommandSet resource 'mods' has a problem: the set stopped: its resource 'mods-(global|1300000000000000002)' failed/,
+    );
+    expect(out).not.toMatch(/connection is closing/);
+  }
+});
+
+test("a child whose write fails: its error says why, the set's names it, nothing else", async () => {
+  prog.write({ "Pulumi.yaml": program("Kick, refused") });
+  emu.control.setFaults({
+    rules: [
+      {
+        route: "editGuildCommand",
+        action: { type: "error", status: 403, code: 50001, message: "Missing Access" },
+      },
+    ],
+  });
+  try {
+    const res = await prog.run(["up", "--yes", "--skip-preview", "--non-interactive"]);
+    expect(res.code).not.toBe(0);
+    const out = res.stdout + res.stderr;
+    expect(out).toMatch(/commands of guild 1300000000000000002 .* answered 403 \(code 50001\)/);
+    expect(out).toMatch(
+      /CommandSet resource 'mods' has a problem: the set stopped: its resource 'mods-1300000000000000002' failed \(that resource's error says why\)/,
+    );
+    expect(out).not.toMatch(/connection is closing/);
+  } finally {
+    emu.control.clearFaults();
+  }
 });
 
 test("a secret in a definition keeps every scope's commands secret in the state", async () => {
