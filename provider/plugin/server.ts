@@ -20,7 +20,14 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import type * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import type { Bag } from "../resources/propertyBags";
-import { isSecretValue, secretValue, unwrapSecrets } from "../resources/propertyBags";
+import {
+  isSecretValue,
+  redactSecrets,
+  secretStrings,
+  secretValue,
+  unwrapSecrets,
+} from "../resources/propertyBags";
+import { engineFailureProperty } from "../resources/engineErrors";
 import type { ProviderRuntime } from "../resources/runtime";
 import { ChildFailures } from "./childFailures";
 import { flushCompileCache } from "./compileCache";
@@ -145,11 +152,13 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
       // Handed back as given (secrets stay marked); only judged here.
       if (news !== undefined) res.setInputs(news);
       const problems = rt.checkConfiguration(pluginStackConfig(bag(news), new Map()));
+      const secret = secretKeys(news);
+      const hidden = secretStrings(news?.toJavaScript());
       res.setFailuresList(
         problems.map((p) => {
           const f = new provproto.CheckFailure();
-          f.setProperty(p.property);
-          f.setReason(p.reason);
+          f.setProperty(secret.has(p.property) ? "" : p.property);
+          f.setReason(redactSecrets(p.reason, hidden));
           return f;
         }),
       );
@@ -194,17 +203,25 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
 
     check: unary(async (req: provproto.CheckRequest) => {
       const urn = req.getUrn();
+      const news = bag(req.getNews());
       const result = await reporting(urn, () =>
-        resourceOf(urn).check(urn, bag(req.getOlds()), bag(req.getNews())),
+        resourceOf(urn).check(urn, bag(req.getOlds()), news),
       );
       if (result.failures.length > 0) failures.report(urn, "its inputs are invalid");
       const res = new provproto.CheckResponse();
-      res.setInputs(toStruct(withSecrets(result.inputs, secretKeys(req.getNews()))));
+      const secret = secretKeys(req.getNews());
+      res.setInputs(toStruct(withSecrets(result.inputs, secret)));
+      const hidden = secretStrings(req.getNews()?.toJavaScript());
       res.setFailuresList(
         result.failures.map((f) => {
           const failure = new provproto.CheckFailure();
-          failure.setProperty(f.property);
-          failure.setReason(f.reason);
+          // The engine (3.259) prints the named input's value beside the reason, secrets
+          // included: a secret input's failure names it in the reason only, and no secret
+          // value is quoted in a reason.
+          failure.setProperty(
+            secret.has(f.property) ? "" : engineFailureProperty(f.property, news),
+          );
+          failure.setReason(redactSecrets(f.reason, hidden));
           return failure;
         }),
       );

@@ -5,7 +5,10 @@
  * modules take theirs from here, and Node loads this module once per process, so every
  * kind of one deployment shares the runtime (settings, client, caches, bulk queues).
  */
+import type { CheckFailure } from "./commandLifecycle";
 import { commandProvider } from "./commandLifecycle";
+import { engineFailureProperty } from "./engineErrors";
+import type { Bag } from "./propertyBags";
 import { permissionsProvider } from "./permissionsLifecycle";
 import { ProviderRuntime } from "./runtime";
 import { scopeCommandsProvider } from "./scopeCommandsLifecycle";
@@ -13,10 +16,29 @@ import { userAuthorizationProvider } from "./authorizationLifecycle";
 
 const runtime = new ProviderRuntime();
 
+interface Checks {
+  check(olds: Bag, news: Bag): Promise<{ inputs: Bag; failures: readonly CheckFailure[] }>;
+}
+
+/** The provider whose check failures name only what the engine can show (engineErrors.ts). */
+function forHost<P extends Checks>(provider: P): P {
+  return {
+    ...provider,
+    async check(olds: Bag, news: Bag) {
+      const result = await provider.check(olds, news);
+      const failures = result.failures.map((f) => ({
+        ...f,
+        property: engineFailureProperty(f.property, news),
+      }));
+      return { ...result, failures };
+    },
+  };
+}
+
 export const dynamicProviders = {
-  globalCommand: commandProvider("global", runtime),
-  guildCommand: commandProvider("guild", runtime),
-  guildCommandPermissions: permissionsProvider(runtime),
-  userAuthorization: userAuthorizationProvider(runtime),
-  scopeCommands: scopeCommandsProvider(runtime),
+  globalCommand: forHost(commandProvider("global", runtime)),
+  guildCommand: forHost(commandProvider("guild", runtime)),
+  guildCommandPermissions: forHost(permissionsProvider(runtime)),
+  userAuthorization: forHost(userAuthorizationProvider(runtime)),
+  scopeCommands: forHost(scopeCommandsProvider(runtime)),
 };

@@ -43,6 +43,26 @@ export function containsSecret(value: unknown): boolean {
   return false;
 }
 
+/** Every string inside the engine's secret values in `value` (to keep them out of messages). */
+export function secretStrings(value: unknown, inSecret = false): string[] {
+  if (typeof value === "string") return inSecret ? [value] : [];
+  if (Array.isArray(value)) return value.flatMap((v) => secretStrings(v, inSecret));
+  if (!isRecord(value)) return [];
+  if (isSecretValue(value)) return secretStrings(value.value, true);
+  return Object.values(value).flatMap((v) => secretStrings(v, inSecret));
+}
+
+/**
+ * `message` with each secret string replaced by `[secret]`. Strings shorter than 4
+ * characters are left: redacting them would garble the message and hide nothing.
+ */
+export function redactSecrets(message: string, secrets: readonly string[]): string {
+  return secrets
+    .filter((s) => s.length >= 4)
+    .sort((a, b) => b.length - a.length)
+    .reduce((m, s) => m.split(s).join("[secret]"), message);
+}
+
 export type Path = (string | number)[];
 export type Bag = Record<string, unknown>;
 

@@ -57,8 +57,11 @@ new discord.GlobalCommand("poll", {
     { type: discord.OptionType.INTEGER, name: "Duration", description: "Minutes" },
   ],
 });`);
-  expect(out).toContain("resource 'poll'");
-  expect(out).toMatch(/options\[1\]\.name: Invalid name "Duration"\. Must be lowercase/);
+  // Nested paths go in the reason; the engine's property would print `value {<nil>}`.
+  expect(out).toMatch(
+    /resource 'poll' has a problem: options\[1\]\.name: Invalid name "Duration"\. Must be lowercase/,
+  );
+  expect(out).not.toMatch(/<nil>/);
   expect(out).toMatch(/options\[0\]\.choices\[0\]\.name: Must be between 1 and 100 in length/);
   expect(out).not.toMatch(/\n\s+at .*\(.*:\d+:\d+\)/); // no stack trace
 });

@@ -68,7 +68,9 @@ test("an invalid field fails the preview with its path, before any write", async
   ex.emu.control.resetLog();
   const res = await ex.prog.run(["preview", "--non-interactive"]);
   expect(res.code).not.toBe(0);
-  expect(res.stdout + res.stderr).toMatch(/options\[0\]\.name: /);
+  expect(res.stdout + res.stderr).toMatch(
+    /GlobalCommand resource 'broken' has a problem: options\[0\]\.name: /,
+  );
   expect(ex.writes()).toEqual([]);
 });
 

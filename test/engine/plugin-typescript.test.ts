@@ -87,7 +87,9 @@ export const pingId`,
   ex.emu.control.resetLog();
   const res = await ex.prog.run(["preview", "--non-interactive"]);
   expect(res.code).not.toBe(0);
-  expect(res.stdout + res.stderr).toMatch(/options\[0\]\.name: /);
+  expect(res.stdout + res.stderr).toMatch(
+    /GlobalCommand resource 'broken' has a problem: options\[0\]\.name: /,
+  );
   expect(ex.writes()).toEqual([]);
 });
 

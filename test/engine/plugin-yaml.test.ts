@@ -162,8 +162,33 @@ test("an invalid field fails the preview with its path, before any request", asy
   emu.control.resetLog();
   const res = await prog.run(["preview", "--non-interactive"]);
   expect(res.code).not.toBe(0);
-  expect(res.stdout + res.stderr).toMatch(/options\[0\]\.name: /);
+  // A nested path goes in the reason, not as the engine's property, which it prints with
+  // the value of the top-level input of that name (`value {<nil>}`).
+  expect(res.stdout + res.stderr).toMatch(
+    /GlobalCommand resource 'broken' has a problem: options\[0\]\.name: /,
+  );
+  expect(res.stdout + res.stderr).not.toMatch(/<nil>/);
   expect(writes()).toEqual([]);
+
+  // A secret input's failure: neither the engine nor the reason shows its value.
+  prog.write({
+    "Pulumi.yaml": yamlProgram(
+      `${demoSet("remove")}
+  hidden:
+    type: discord-commands:GlobalCommand
+    properties:
+      name:
+        fn::secret: Secret Bad Name
+      description: A secret name
+`,
+    ),
+  });
+  const secret = await prog.run(["preview", "--non-interactive"]);
+  expect(secret.code).not.toBe(0);
+  expect(secret.stdout + secret.stderr).toMatch(
+    /GlobalCommand resource 'hidden' has a problem: name: Invalid name "\[secret\]"/,
+  );
+  expect(secret.stdout + secret.stderr).not.toContain("Secret Bad Name");
 });
 
 test("two resources claiming one name fail the preview, naming both", async () => {

@@ -10,7 +10,8 @@ import { status as GrpcStatus } from "@grpc/grpc-js";
 import type { RunningEmulator } from "../../emulator";
 import { ServiceApiError } from "../../provider/client";
 import type * as EngineErrors from "../../provider/resources/engineErrors";
-import { ProviderFailure } from "../../provider/resources/engineErrors";
+import { engineFailureProperty, ProviderFailure } from "../../provider/resources/engineErrors";
+import { redactSecrets, secretStrings, secretValue } from "../../provider/resources/propertyBags";
 import { readSettings } from "../../provider/resources/settings";
 import { userAuthorizationProvider } from "../../provider/resources/authorizationLifecycle";
 import type { Bag } from "./helpers";
@@ -157,4 +158,42 @@ test("UserAuthorization's failures go the same way (its provider is wrapped like
     /^diffing the user authorization failed: GET \/oauth2\/@me answered 403 \(code 0\): /,
   );
   expect(status.details).not.toContain("kept-access-token");
+});
+
+describe("check failures as the engine prints them", () => {
+  test("a failure names a property only when it is a top-level input the engine holds", () => {
+    const news = { name: "Bad Top", options: [{ name: "Bad Name" }], guildId: undefined };
+    expect(engineFailureProperty("name", news)).toBe("name");
+    expect(engineFailureProperty("options[0].name", news)).toBe("");
+    expect(engineFailureProperty('commands["kick"].description', news)).toBe("");
+    expect(engineFailureProperty("guildId", news)).toBe("");
+    expect(engineFailureProperty("", news)).toBe("");
+  });
+
+  test("the dynamic providers' checks hand the host those properties, the path in the reason", async () => {
+    const { dynamicProviders } = await import("../../provider/resources/dynamicProviders");
+    const { failures } = await dynamicProviders.globalCommand.check(
+      {},
+      {
+        applicationId: "1300000000000000001",
+        name: "Bad Top",
+        description: "x",
+        options: [{ type: 3, name: "Bad Name", description: "x" }],
+      },
+    );
+    expect(failures.map((f) => f.property).sort()).toEqual(["", "name"]);
+    expect(failures.find((f) => f.property === "")?.reason).toMatch(/^options\[0\]\.name: /);
+  });
+
+  test("secret strings are found inside the engine's secret values and kept out of messages", () => {
+    const raw = {
+      name: secretValue("Secret Bad Name"),
+      options: [{ name: "public", description: secretValue({ text: "hidden text" }) }],
+      short: secretValue("ab"),
+    };
+    expect(secretStrings(raw).sort()).toEqual(["Secret Bad Name", "ab", "hidden text"]);
+    expect(
+      redactSecrets('name: Invalid name "Secret Bad Name"; ab stays', secretStrings(raw)),
+    ).toBe('name: Invalid name "[secret]"; ab stays');
+  });
 });
