@@ -15,6 +15,11 @@
 export interface ChildFailure {
   readonly urn: string;
   readonly message: string;
+  /**
+   * Where it failed: planning it (check, diff), after which the engine stops at once, or
+   * applying it (create, update, delete), after which `--continue-on-error` goes on.
+   */
+  readonly phase: "plan" | "apply";
 }
 
 interface Watcher {
@@ -37,9 +42,9 @@ export class ChildFailures {
    * A watched resource failed. Told on the next turn of the event loop, so that the
    * resource's own failure reaches the engine before the construct's answer.
    */
-  report(urn: string, message: string): void {
+  report(failure: ChildFailure): void {
     for (const w of this.watchers) {
-      if (w.urns.has(urn)) setImmediate(() => w.fail({ urn, message }));
+      if (w.urns.has(failure.urn)) setImmediate(() => w.fail(failure));
     }
   }
 

@@ -29,6 +29,7 @@ import {
 } from "../resources/propertyBags";
 import { engineFailureProperty } from "../resources/engineErrors";
 import type { ProviderRuntime } from "../resources/runtime";
+import type { ChildFailure } from "./childFailures";
 import { ChildFailures } from "./childFailures";
 import { flushCompileCache } from "./compileCache";
 import type { PlainValue } from "./plainStructs";
@@ -117,11 +118,15 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
   const resources = pluginResources(rt);
   /** What failed, for the constructs waiting on it (childFailures.ts). */
   const failures = new ChildFailures();
-  const reporting = async <T>(urn: string, work: () => Promise<T>): Promise<T> => {
+  const reporting = async <T>(
+    urn: string,
+    phase: ChildFailure["phase"],
+    work: () => Promise<T>,
+  ): Promise<T> => {
     try {
       return await work();
     } catch (err) {
-      failures.report(urn, err instanceof Error ? err.message : String(err));
+      failures.report({ urn, phase, message: err instanceof Error ? err.message : String(err) });
       throw err;
     }
   };
@@ -204,10 +209,12 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
     check: unary(async (req: provproto.CheckRequest) => {
       const urn = req.getUrn();
       const news = bag(req.getNews());
-      const result = await reporting(urn, () =>
+      const result = await reporting(urn, "plan", () =>
         resourceOf(urn).check(urn, bag(req.getOlds()), news),
       );
-      if (result.failures.length > 0) failures.report(urn, "its inputs are invalid");
+      if (result.failures.length > 0) {
+        failures.report({ urn, phase: "plan", message: "its inputs are invalid" });
+      }
       const res = new provproto.CheckResponse();
       const secret = secretKeys(req.getNews());
       res.setInputs(toStruct(withSecrets(result.inputs, secret)));
@@ -233,7 +240,7 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
       // The old outputs, as the dynamic-provider host hands them: one lifecycle for both
       // doors (update reads `version` and `adopted` from them).
       const olds = bag(req.getOlds());
-      const result = await reporting(urn, () =>
+      const result = await reporting(urn, "plan", () =>
         resourceOf(urn).diff(req.getId(), olds, bag(req.getNews())),
       );
       const res = new provproto.DiffResponse();
@@ -275,7 +282,9 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
 
     create: unary(async (req: provproto.CreateRequest) => {
       const urn = req.getUrn();
-      const result = await reporting(urn, () => resourceOf(urn).create(bag(req.getProperties())));
+      const result = await reporting(urn, "apply", () =>
+        resourceOf(urn).create(bag(req.getProperties())),
+      );
       const res = new provproto.CreateResponse();
       res.setId(result.id);
       res.setProperties(toStruct(withSecrets(result.outs, secretKeys(req.getProperties()))));
@@ -299,7 +308,7 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
     update: unary(async (req: provproto.UpdateRequest) => {
       const urn = req.getUrn();
       const olds = bag(req.getOlds()); // old outputs, as in diff
-      const result = await reporting(urn, () =>
+      const result = await reporting(urn, "apply", () =>
         resourceOf(urn).update(req.getId(), olds, bag(req.getNews())),
       );
       const res = new provproto.UpdateResponse();
@@ -310,7 +319,9 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
 
     delete: unary(async (req: provproto.DeleteRequest) => {
       const urn = req.getUrn();
-      await reporting(urn, () => resourceOf(urn).delete(req.getId(), bag(req.getProperties())));
+      await reporting(urn, "apply", () =>
+        resourceOf(urn).delete(req.getId(), bag(req.getProperties())),
+      );
       return new emptyproto.Empty();
     }),
 
@@ -322,7 +333,7 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
       try {
         const { constructCommandSet } = await import("./commandSet");
         flushCompileCache();
-        const res = await constructCommandSet(req, failures);
+        const res = await constructCommandSet(req, failures, (ms) => rt.clock.sleep(ms));
         failed = false;
         return res;
       } finally {

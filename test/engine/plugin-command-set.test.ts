@@ -176,7 +176,7 @@ test("bad input fails the preview naming the set or the resources", async () => 
   // not when the engine closes the connection.
   for (const out of [twice.stdout + twice.stderr, claimed.stdout + claimed.stderr]) {
     expect(out).toMatch(
-      /CommandSet resource 'mods' has a problem: the set stopped: its resource 'mods-(global|1300000000000000002)' failed/,
+      /CommandSet resource 'mods' has a problem: its resource 'mods-(global|1300000000000000002)' failed/,
     );
     expect(out).not.toMatch(/connection is closing/);
   }
@@ -198,9 +198,44 @@ test("a child whose write fails: its error says why, the set's names it, nothing
     const out = res.stdout + res.stderr;
     expect(out).toMatch(/commands of guild 1300000000000000002 .* answered 403 \(code 50001\)/);
     expect(out).toMatch(
-      /CommandSet resource 'mods' has a problem: the set stopped: its resource 'mods-1300000000000000002' failed \(that resource's error says why\)/,
+      /CommandSet resource 'mods' has a problem: its resource 'mods-1300000000000000002' failed \(that resource's error says why\)/,
     );
     expect(out).not.toMatch(/connection is closing/);
+  } finally {
+    emu.control.clearFaults();
+  }
+});
+
+test("under --continue-on-error a failed scope keeps the set's other children going", async () => {
+  // The global scope's write is refused; the guild's scope and its permissions go on.
+  prog.write({
+    "Pulumi.yaml": program("Kick, continued").replace("permission: true", "permission: false"),
+  });
+  emu.control.setFaults({
+    rules: [
+      {
+        route: "editGlobalCommand",
+        action: { type: "error", status: 403, code: 50001, message: "Missing Access" },
+      },
+    ],
+  });
+  try {
+    const res = await prog.run([
+      "up",
+      "--yes",
+      "--skip-preview",
+      "--non-interactive",
+      "--continue-on-error",
+    ]);
+    expect(res.code).not.toBe(0);
+    expect(res.stdout + res.stderr).toMatch(
+      /CommandSet resource 'mods' has a problem: its resource 'mods-global' failed/,
+    );
+    expect(liveCommand(emu, "kick", A)["description"]).toBe("Kick, continued");
+    expect(liveCommand(emu, "kick")["description"]).not.toBe("Kick, continued");
+    expect(livePermissions(emu, liveCommand(emu, "ban", A).id)).toEqual([
+      { id: IDS.role, type: 1, permission: false },
+    ]);
   } finally {
     emu.control.clearFaults();
   }

@@ -28,14 +28,14 @@ test("a failure reaches the watch of that URN only, after the current turn, and 
   void mine.failed.then((f) => seen.push(`mine ${f.urn} ${f.message}`));
   void other.failed.then((f) => seen.push(`other ${f.urn}`));
 
-  failures.report("urn:b", "PUT answered 403");
+  failures.report({ urn: "urn:b", phase: "apply", message: "PUT answered 403" });
   seen.push("reported");
   await new Promise((r) => setImmediate(r));
   await new Promise((r) => setImmediate(r));
   expect(seen).toEqual(["reported", "mine urn:b PUT answered 403"]);
 
   other.stop();
-  failures.report("urn:c", "too late");
+  failures.report({ urn: "urn:c", phase: "plan", message: "too late" });
   await new Promise((r) => setImmediate(r));
   await new Promise((r) => setImmediate(r));
   expect(seen).toEqual(["reported", "mine urn:b PUT answered 403"]);
