@@ -27,8 +27,10 @@
  * - a secret definition makes the scope's `commands` secret; a permissions list is passed
  *   as it came (secrets and unknowns kept);
  * - the component's `commandIds` output and `RegisterResourceOutputs` end the construct;
- * - when a child fails, the construct fails naming it as soon as this process handled the
- *   failure (childFailures.ts), since the engine would not answer that child's registration.
+ * - when a child fails, the construct fails naming it: as soon as this process handled the
+ *   failure (childFailures.ts), since the engine would not answer that child's
+ *   registration; under `--continue-on-error`, once every child settled
+ *   (FAILED_CHILD_GRACE_MS).
  */
 import * as grpc from "@grpc/grpc-js";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
@@ -190,14 +192,15 @@ function childFailedMessage(childName: string): string {
 
 /**
  * How long the construct waits, once a child's create, update or delete failed in this
- * process, for the engine to answer that child's registration (a failed check or diff
- * stops the deployment at once: the construct answers at once). Under `--continue-on-error` the engine
- * answers it (failed) and goes on: the construct then waits for every child, as it does
- * without a failure, so the set's other children (the permissions of the scopes that were
- * written) are still registered. Otherwise the engine never answers it and stops the
- * deployment: the construct answers at once, before the engine closes the connection.
- * Measured with the CLI 3.259 on this machine: the failed answer came 3 ms after the
- * child's failure, and the engine closed the plugin 23 ms after it.
+ * process, for the engine to answer that child's registration. Under
+ * `--continue-on-error` the engine answers it (failed) and goes on: the construct then
+ * waits for every child, as it does without a failure, so the set's other children (the
+ * permissions of the scopes that were written) are still registered. Otherwise the engine
+ * never answers it and stops the deployment: the construct answers at once, before the
+ * engine closes the connection. Measured with the CLI 3.259 on this machine: the failed
+ * answer came 3 ms after the child's failure, and the engine closed the plugin 23 ms
+ * after it. A failed check or diff stops the deployment in both modes: the construct
+ * answers at once.
  */
 export const FAILED_CHILD_GRACE_MS = 10;
 
@@ -320,14 +323,14 @@ export async function constructCommandSet(
       reg.setProvider(provider);
       if (req.hasProtect()) reg.setProtect(req.getProtect() === true);
       setDependencies(reg, deps);
-      const registered = monitor.register(reg);
       const childUrnHere = childUrn(urn, childType, childName);
+      watch.add(childUrnHere);
+      const registered = monitor.register(reg);
       const answered = registered.then(
         () => undefined,
         () => undefined,
       );
       children.set(childUrnHere, { name: childName, answered });
-      watch.add(childUrnHere);
       return registered;
     };
     /** Each scope's child as registered: its URN and command ids (undefined while unknown). */

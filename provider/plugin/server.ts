@@ -91,6 +91,28 @@ function toStruct(value: Bag): structproto.Struct {
   return plainStruct(JSON.parse(JSON.stringify(value)) as Record<string, PlainValue>);
 }
 
+/**
+ * A check's failures as the engine takes them. The engine (3.259) prints the value of the
+ * input a failure names beside its reason, secrets included, and only for a top-level key
+ * (engineErrors.ts `engineFailureProperty`): a failure of a secret input names it in the
+ * reason only, and no secret value is quoted in a reason (`[secret]`).
+ */
+function engineCheckFailures(
+  failures: readonly { readonly property: string; readonly reason: string }[],
+  news: structproto.Struct | undefined,
+): provproto.CheckFailure[] {
+  const raw: Record<string, unknown> = news?.toJavaScript() ?? {};
+  const plain = unwrapSecrets(raw) as Bag;
+  const hidden = secretStrings(raw);
+  return failures.map((f) => {
+    const failure = new provproto.CheckFailure();
+    const secret = isSecretValue(raw[f.property]);
+    failure.setProperty(secret ? "" : engineFailureProperty(f.property, plain));
+    failure.setReason(redactSecrets(f.reason, hidden));
+    return failure;
+  });
+}
+
 function failed(err: unknown): grpc.ServiceError {
   const message = err instanceof Error ? err.message : String(err);
   // No `code` of the service's may reach grpc-js (engineErrors.ts): UNKNOWN, one message.
@@ -157,16 +179,7 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
       // Handed back as given (secrets stay marked); only judged here.
       if (news !== undefined) res.setInputs(news);
       const problems = rt.checkConfiguration(pluginStackConfig(bag(news), new Map()));
-      const secret = secretKeys(news);
-      const hidden = secretStrings(news?.toJavaScript());
-      res.setFailuresList(
-        problems.map((p) => {
-          const f = new provproto.CheckFailure();
-          f.setProperty(secret.has(p.property) ? "" : p.property);
-          f.setReason(redactSecrets(p.reason, hidden));
-          return f;
-        }),
-      );
+      res.setFailuresList(engineCheckFailures(problems, news));
       return res;
     }),
 
@@ -216,22 +229,8 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
         failures.report({ urn, phase: "plan", message: "its inputs are invalid" });
       }
       const res = new provproto.CheckResponse();
-      const secret = secretKeys(req.getNews());
-      res.setInputs(toStruct(withSecrets(result.inputs, secret)));
-      const hidden = secretStrings(req.getNews()?.toJavaScript());
-      res.setFailuresList(
-        result.failures.map((f) => {
-          const failure = new provproto.CheckFailure();
-          // The engine (3.259) prints the named input's value beside the reason, secrets
-          // included: a secret input's failure names it in the reason only, and no secret
-          // value is quoted in a reason.
-          failure.setProperty(
-            secret.has(f.property) ? "" : engineFailureProperty(f.property, news),
-          );
-          failure.setReason(redactSecrets(f.reason, hidden));
-          return failure;
-        }),
-      );
+      res.setInputs(toStruct(withSecrets(result.inputs, secretKeys(req.getNews()))));
+      res.setFailuresList(engineCheckFailures(result.failures, req.getNews()));
       return res;
     }),
 
