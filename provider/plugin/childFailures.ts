@@ -1,25 +1,21 @@
 /**
- * The failures of the resources one plugin process handles, told to the constructs that
- * registered them (a `CommandSet` and its children).
+ * The failed checks and diffs of the resources one plugin process handles, told to the
+ * constructs that registered them (a `CommandSet` and its children).
  *
- * Why: when a set's child fails (its check, diff, create, update or delete), the engine
- * does not answer that child's registration; it stops the deployment, closes its
- * connection to the plugin, and only then would the construct have heard. The engine
- * printed "CommandSet resource 'mods' has a problem: grpc: the client connection is
- * closing" beside the child's own error (pulumi/pulumi 3.259, source_eval.go: a failed
- * Construct is reported on the component). The children's lifecycles run in this same
- * process (they take the construct's provider), so the construct hears of the failure here
- * and answers at once, naming the child.
+ * Why: when a set's child fails its check or diff, the engine does not answer that child's
+ * registration; it stops the deployment (with or without `--continue-on-error`: an invalid
+ * resource bails, pulumi/pulumi 3.259 step_generator.go), closes its connection to the
+ * plugin, and only then would the construct have heard. The engine printed "CommandSet
+ * resource 'mods' has a problem: grpc: the client connection is closing" beside the child's
+ * own error (source_eval.go: a failed Construct is reported on the component). The
+ * children's lifecycles run in this same process (they take the construct's provider), so
+ * the construct hears of the failure here and answers at once, naming the child. (A failed
+ * create, update or delete is not told: commandSet.ts `ChildFailedError` says why.)
  */
 
 export interface ChildFailure {
   readonly urn: string;
   readonly message: string;
-  /**
-   * Where it failed: planning it (check, diff), after which the engine stops at once, or
-   * applying it (create, update, delete), after which `--continue-on-error` goes on.
-   */
-  readonly phase: "plan" | "apply";
 }
 
 interface Watcher {

@@ -27,10 +27,9 @@
  * - a secret definition makes the scope's `commands` secret; a permissions list is passed
  *   as it came (secrets and unknowns kept);
  * - the component's `commandIds` output and `RegisterResourceOutputs` end the construct;
- * - when a child fails, the construct fails naming it: as soon as this process handled the
- *   failure (childFailures.ts), since the engine would not answer that child's
- *   registration; under `--continue-on-error`, once every child settled
- *   (FAILED_CHILD_GRACE_MS).
+ * - when a child fails, the construct fails naming it: at once when its check or diff
+ *   failed in this process (childFailures.ts: the engine stops without answering it), or
+ *   once every child settled when the engine answered it as failed.
  */
 import * as grpc from "@grpc/grpc-js";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
@@ -179,7 +178,16 @@ class ResourceMonitor {
   }
 }
 
-/** The engine answered a child's registration as failed or skipped (its error is its own). */
+/**
+ * The engine answered a child's registration as failed or skipped (its error is its own):
+ * under `--continue-on-error`, after a failed create, update or delete. Without that flag
+ * the engine never answers it (pulumi/pulumi 3.259: it stops the deployment and closes the
+ * plugin 27-76 ms later, measured), and the Construct call is cut: the engine then adds
+ * "CommandSet resource '<name>' has a problem: grpc: the client connection is closing" to
+ * the child's own error. Answering before that could not be done safely: under
+ * `--continue-on-error` the engine answers the failed child 4-15 ms after its failure,
+ * and a construct that answered first would stop the set's other children.
+ */
 class ChildFailedError extends Error {
   constructor(readonly childName: string) {
     super(childFailedMessage(childName));
@@ -189,20 +197,6 @@ class ChildFailedError extends Error {
 function childFailedMessage(childName: string): string {
   return `its resource '${childName}' failed (that resource's error says why)`;
 }
-
-/**
- * How long the construct waits, once a child's create, update or delete failed in this
- * process, for the engine to answer that child's registration. Under
- * `--continue-on-error` the engine answers it (failed) and goes on: the construct then
- * waits for every child, as it does without a failure, so the set's other children (the
- * permissions of the scopes that were written) are still registered. Otherwise the engine
- * never answers it and stops the deployment: the construct answers at once, before the
- * engine closes the connection. Measured with the CLI 3.259 on this machine: the failed
- * answer came 3 ms after the child's failure, and the engine closed the plugin 23 ms
- * after it. A failed check or diff stops the deployment in both modes: the construct
- * answers at once.
- */
-export const FAILED_CHILD_GRACE_MS = 10;
 
 /** A registration with the options every one of ours takes. */
 function registration(
@@ -290,7 +284,6 @@ function commandIdsOf(res: resproto.RegisterResourceResponse): Record<string, st
 export async function constructCommandSet(
   req: provproto.ConstructRequest,
   failures: ChildFailures,
-  sleep: (ms: number) => Promise<void>,
 ): Promise<provproto.ConstructResponse> {
   if (req.getType() !== COMMAND_SET_TOKEN)
     throw new Error(`unknown component type ${req.getType()}`);
@@ -315,8 +308,8 @@ export async function constructCommandSet(
   try {
     const component = await monitor.register(componentRegistration(req));
     const urn = component.getUrn();
-    /** Each child's name, and whether the engine answered its registration, by its URN. */
-    const children = new Map<string, { name: string; answered: Promise<void> }>();
+    /** Each child's name by its URN. */
+    const children = new Map<string, string>();
     const register = (type: string, childName: string, object: PlainObject, deps: Deps) => {
       const childType = `${PACKAGE}:index:${type}`;
       const reg = registration(childType, childName, urn, true, object);
@@ -324,14 +317,9 @@ export async function constructCommandSet(
       if (req.hasProtect()) reg.setProtect(req.getProtect() === true);
       setDependencies(reg, deps);
       const childUrnHere = childUrn(urn, childType, childName);
+      children.set(childUrnHere, childName);
       watch.add(childUrnHere);
-      const registered = monitor.register(reg);
-      const answered = registered.then(
-        () => undefined,
-        () => undefined,
-      );
-      children.set(childUrnHere, { name: childName, answered });
-      return registered;
+      return monitor.register(reg);
     };
     /** Each scope's child as registered: its URN and command ids (undefined while unknown). */
     const scopeAnswers = new Map<string, Promise<ScopeAnswer>>();
@@ -389,23 +377,17 @@ export async function constructCommandSet(
       );
     });
     // Every registration settles before the construct answers (none left running), unless
-    // a child fails and the engine stops without answering it (FAILED_CHILD_GRACE_MS).
+    // a child's check or diff fails: the engine then stops without answering it
+    // (childFailures.ts).
     const settling = Promise.allSettled([
       Promise.all([...scopeAnswers].map(async ([label, a]) => [label, await a] as const)),
       ...permissionsDone,
     ]);
     const first = await Promise.race([settling, watch.failed]);
     if (!Array.isArray(first)) {
-      const failed = children.get(first.urn);
-      const answered =
-        first.phase === "apply" &&
-        (await Promise.race([
-          failed?.answered.then(() => true) ?? Promise.resolve(false),
-          sleep(FAILED_CHILD_GRACE_MS).then(() => false),
-        ]));
-      if (!answered) throw new Error(childFailedMessage(failed?.name ?? first.urn));
+      throw new Error(childFailedMessage(children.get(first.urn) ?? first.urn));
     }
-    const settled = await settling;
+    const settled = first;
     const failure = settled.find((s) => s.status === "rejected");
     if (failure !== undefined) {
       const reason: unknown = failure.reason;

@@ -29,7 +29,6 @@ import {
 } from "../resources/propertyBags";
 import { engineFailureProperty } from "../resources/engineErrors";
 import type { ProviderRuntime } from "../resources/runtime";
-import type { ChildFailure } from "./childFailures";
 import { ChildFailures } from "./childFailures";
 import { flushCompileCache } from "./compileCache";
 import type { PlainValue } from "./plainStructs";
@@ -138,17 +137,13 @@ function unary<Req, Res>(fn: (req: Req) => Promise<Res>): Unary<Req, Res> {
 /** The gRPC service implementation over one runtime. */
 export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceProviderServer> {
   const resources = pluginResources(rt);
-  /** What failed, for the constructs waiting on it (childFailures.ts). */
+  /** The checks and diffs that failed, for the constructs waiting on them (childFailures.ts). */
   const failures = new ChildFailures();
-  const reporting = async <T>(
-    urn: string,
-    phase: ChildFailure["phase"],
-    work: () => Promise<T>,
-  ): Promise<T> => {
+  const reporting = async <T>(urn: string, work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
     } catch (err) {
-      failures.report({ urn, phase, message: err instanceof Error ? err.message : String(err) });
+      failures.report({ urn, message: err instanceof Error ? err.message : String(err) });
       throw err;
     }
   };
@@ -222,11 +217,11 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
     check: unary(async (req: provproto.CheckRequest) => {
       const urn = req.getUrn();
       const news = bag(req.getNews());
-      const result = await reporting(urn, "plan", () =>
+      const result = await reporting(urn, () =>
         resourceOf(urn).check(urn, bag(req.getOlds()), news),
       );
       if (result.failures.length > 0) {
-        failures.report({ urn, phase: "plan", message: "its inputs are invalid" });
+        failures.report({ urn, message: "its inputs are invalid" });
       }
       const res = new provproto.CheckResponse();
       res.setInputs(toStruct(withSecrets(result.inputs, secretKeys(req.getNews()))));
@@ -239,7 +234,7 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
       // The old outputs, as the dynamic-provider host hands them: one lifecycle for both
       // doors (update reads `version` and `adopted` from them).
       const olds = bag(req.getOlds());
-      const result = await reporting(urn, "plan", () =>
+      const result = await reporting(urn, () =>
         resourceOf(urn).diff(req.getId(), olds, bag(req.getNews())),
       );
       const res = new provproto.DiffResponse();
@@ -281,9 +276,7 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
 
     create: unary(async (req: provproto.CreateRequest) => {
       const urn = req.getUrn();
-      const result = await reporting(urn, "apply", () =>
-        resourceOf(urn).create(bag(req.getProperties())),
-      );
+      const result = await resourceOf(urn).create(bag(req.getProperties()));
       const res = new provproto.CreateResponse();
       res.setId(result.id);
       res.setProperties(toStruct(withSecrets(result.outs, secretKeys(req.getProperties()))));
@@ -307,9 +300,7 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
     update: unary(async (req: provproto.UpdateRequest) => {
       const urn = req.getUrn();
       const olds = bag(req.getOlds()); // old outputs, as in diff
-      const result = await reporting(urn, "apply", () =>
-        resourceOf(urn).update(req.getId(), olds, bag(req.getNews())),
-      );
+      const result = await resourceOf(urn).update(req.getId(), olds, bag(req.getNews()));
       const res = new provproto.UpdateResponse();
       const secret = new Set([...secretKeys(req.getNews()), ...secretKeys(req.getOlds())]);
       res.setProperties(toStruct(withSecrets(result.outs, secret)));
@@ -318,9 +309,7 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
 
     delete: unary(async (req: provproto.DeleteRequest) => {
       const urn = req.getUrn();
-      await reporting(urn, "apply", () =>
-        resourceOf(urn).delete(req.getId(), bag(req.getProperties())),
-      );
+      await resourceOf(urn).delete(req.getId(), bag(req.getProperties()));
       return new emptyproto.Empty();
     }),
 
@@ -332,7 +321,7 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
       try {
         const { constructCommandSet } = await import("./commandSet");
         flushCompileCache();
-        const res = await constructCommandSet(req, failures, (ms) => rt.clock.sleep(ms));
+        const res = await constructCommandSet(req, failures);
         failed = false;
         return res;
       } finally {

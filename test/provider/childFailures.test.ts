@@ -28,16 +28,16 @@ test("a failure reaches the watch of that URN only, after the current turn, and 
   void mine.failed.then((f) => seen.push(`mine ${f.urn} ${f.message}`));
   void other.failed.then((f) => seen.push(`other ${f.urn}`));
 
-  failures.report({ urn: "urn:b", phase: "apply", message: "PUT answered 403" });
+  failures.report({ urn: "urn:b", message: "its inputs are invalid" });
   seen.push("reported");
   await new Promise((r) => setImmediate(r));
   await new Promise((r) => setImmediate(r));
-  expect(seen).toEqual(["reported", "mine urn:b PUT answered 403"]);
+  expect(seen).toEqual(["reported", "mine urn:b its inputs are invalid"]);
 
   other.stop();
-  failures.report({ urn: "urn:c", phase: "plan", message: "too late" });
+  failures.report({ urn: "urn:c", message: "too late" });
   await new Promise((r) => setImmediate(r));
   await new Promise((r) => setImmediate(r));
-  expect(seen).toEqual(["reported", "mine urn:b PUT answered 403"]);
+  expect(seen).toEqual(["reported", "mine urn:b its inputs are invalid"]);
   mine.stop();
 });
