@@ -27,7 +27,7 @@ import {
   secretValue,
   unwrapSecrets,
 } from "../resources/propertyBags";
-import { engineFailureProperty } from "../resources/engineErrors";
+import { ENGINE_FAILURE_PROPERTY } from "../resources/engineErrors";
 import type { ProviderRuntime } from "../resources/runtime";
 import { ChildFailures } from "./childFailures";
 import { flushCompileCache } from "./compileCache";
@@ -91,22 +91,17 @@ function toStruct(value: Bag): structproto.Struct {
 }
 
 /**
- * A check's failures as the engine takes them. The engine (3.259) prints the value of the
- * input a failure names beside its reason, secrets included, and only for a top-level key
- * (engineErrors.ts `engineFailureProperty`): a failure of a secret input names it in the
- * reason only, and no secret value is quoted in a reason (`[secret]`).
+ * A check's failures as the engine takes them: no property (engineErrors.ts
+ * `ENGINE_FAILURE_PROPERTY` says why), and no secret value quoted in a reason (`[secret]`).
  */
 function engineCheckFailures(
-  failures: readonly { readonly property: string; readonly reason: string }[],
+  failures: readonly { readonly reason: string }[],
   news: structproto.Struct | undefined,
 ): provproto.CheckFailure[] {
-  const raw: Record<string, unknown> = news?.toJavaScript() ?? {};
-  const plain = unwrapSecrets(raw) as Bag;
-  const hidden = secretStrings(raw);
+  const hidden = secretStrings(news?.toJavaScript());
   return failures.map((f) => {
     const failure = new provproto.CheckFailure();
-    const secret = isSecretValue(raw[f.property]);
-    failure.setProperty(secret ? "" : engineFailureProperty(f.property, plain));
+    failure.setProperty(ENGINE_FAILURE_PROPERTY);
     failure.setReason(redactSecrets(f.reason, hidden));
     return failure;
   });

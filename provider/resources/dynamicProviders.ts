@@ -7,7 +7,7 @@
  */
 import type { CheckFailure } from "./commandLifecycle";
 import { commandProvider } from "./commandLifecycle";
-import { engineFailureProperty } from "./engineErrors";
+import { ENGINE_FAILURE_PROPERTY } from "./engineErrors";
 import type { Bag } from "./propertyBags";
 import { permissionsProvider } from "./permissionsLifecycle";
 import { ProviderRuntime } from "./runtime";
@@ -20,16 +20,13 @@ interface Checks {
   check(olds: Bag, news: Bag): Promise<{ inputs: Bag; failures: readonly CheckFailure[] }>;
 }
 
-/** The provider whose check failures name only what the engine can show (engineErrors.ts). */
+/** The provider whose check failures name no property to the engine (engineErrors.ts). */
 function forHost<P extends Checks>(provider: P): P {
   return {
     ...provider,
     async check(olds: Bag, news: Bag) {
       const result = await provider.check(olds, news);
-      const failures = result.failures.map((f) => ({
-        ...f,
-        property: engineFailureProperty(f.property, news),
-      }));
+      const failures = result.failures.map((f) => ({ ...f, property: ENGINE_FAILURE_PROPERTY }));
       return { ...result, failures };
     },
   };

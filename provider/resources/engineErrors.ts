@@ -219,17 +219,18 @@ function settingsOf(rt: { readonly settings: ProviderSettings }): ProviderSettin
 }
 
 /**
- * The property a check failure names to the engine. The engine prints "property <p> value
- * {<the input p>} has a problem: <reason>", looking the input up by its top-level key only
- * (pulumi/pulumi 3.259 and 3.274, `issueCheckFailures`): a nested path (`options[0].name`,
- * `commands["kick"].description`) or an absent input printed `value {<nil>}`. Those go
- * without a property, and the engine prints "resource '<name>' has a problem: <reason>";
- * the reason names the path (the lifecycles write it there). Used where a check's answer
- * leaves for the engine: the plugin's server and the dynamic providers' module.
+ * The property a check failure names to the engine: none, whatever the failure's path.
+ * The engine prints "property <p> value {<the input p>} has a problem: <reason>"
+ * (pulumi/pulumi 3.259 and 3.274, `issueCheckFailures`). It looks the input up by its
+ * top-level key only, so a nested path (`options[0].name`, `commands["kick"].description`)
+ * printed `value {<nil>}`. With 3.259 it also prints a secret input's value in clear: a
+ * secret description that was too long was printed whole through the dynamic resources,
+ * whose host gets no secret marks. Without a property the engine prints "resource
+ * '<name>' has a problem: <reason>", and the reason names the path (the lifecycles write it
+ * there). Used where a check's answer leaves for the engine: the plugin's server and the
+ * dynamic providers' module.
  */
-export function engineFailureProperty(property: string, news: Bag): string {
-  return Object.hasOwn(news, property) && news[property] !== undefined ? property : "";
-}
+export const ENGINE_FAILURE_PROPERTY = "";
 
 /** The methods of a dynamic resource provider, as the host calls them. */
 export interface ResourceProviderMethods {

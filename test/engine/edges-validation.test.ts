@@ -66,6 +66,18 @@ new discord.GlobalCommand("poll", {
   expect(out).not.toMatch(/\n\s+at .*\(.*:\d+:\d+\)/); // no stack trace
 });
 
+test("a secret input that breaks a rule is not printed (the engine prints a named input's value)", async () => {
+  const out = await failedPreview(`
+new discord.GlobalCommand("hidden", {
+  name: "hidden",
+  description: pulumi.secret("TOPSECRET-" + "x".repeat(100)),
+});`);
+  expect(out).toMatch(
+    /resource 'hidden' has a problem: description: Must be between 1 and 100 in length \(got 110 characters\)/,
+  );
+  expect(out).not.toContain("TOPSECRET");
+});
+
 test("101 slash commands in one scope fail preview with the count and the resource names", async () => {
   const out = await failedPreview(`
 for (let i = 0; i < 101; i++) {
