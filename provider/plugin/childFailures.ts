@@ -13,20 +13,15 @@
  * create, update or delete is not told: commandSet.ts `ChildFailedError` says why.)
  */
 
-export interface ChildFailure {
-  readonly urn: string;
-  readonly message: string;
-}
-
 interface Watcher {
   readonly urns: ReadonlySet<string>;
-  fail(failure: ChildFailure): void;
+  fail(urn: string): void;
 }
 
 export interface FailureWatch {
-  /** Settles with the first failure of a watched resource (never, if none fails). */
-  readonly failed: Promise<ChildFailure>;
-  /** Watches these too (children whose names are known later). */
+  /** Settles with the URN of the first watched resource that failed (never, if none does). */
+  readonly failed: Promise<string>;
+  /** Watches this resource too. */
   add(urn: string): void;
   stop(): void;
 }
@@ -38,19 +33,20 @@ export class ChildFailures {
    * A watched resource failed. Told on the next turn of the event loop, so that the
    * resource's own failure reaches the engine before the construct's answer.
    */
-  report(failure: ChildFailure): void {
+  report(urn: string): void {
     for (const w of this.watchers) {
-      if (w.urns.has(failure.urn)) setImmediate(() => w.fail(failure));
+      if (w.urns.has(urn)) setImmediate(() => w.fail(urn));
     }
   }
 
-  watch(urns: Iterable<string>): FailureWatch {
-    const set = new Set(urns);
-    let fail: (failure: ChildFailure) => void = () => undefined;
-    const failed = new Promise<ChildFailure>((resolve) => {
+  /** A watch of no resource yet; `add` the children as they are registered. */
+  watch(): FailureWatch {
+    const set = new Set<string>();
+    let fail: (urn: string) => void = () => undefined;
+    const failed = new Promise<string>((resolve) => {
       fail = resolve;
     });
-    const watcher: Watcher = { urns: set, fail: (f) => fail(f) };
+    const watcher: Watcher = { urns: set, fail: (urn) => fail(urn) };
     this.watchers.add(watcher);
     return {
       failed,

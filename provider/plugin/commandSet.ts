@@ -304,7 +304,7 @@ export async function constructCommandSet(
   const secretCommands = containsSecret(rawCommands);
   const provider = req.getProvidersMap().get(PACKAGE) ?? "";
   const monitor = new ResourceMonitor(req.getMonitorendpoint());
-  const watch = failures.watch([]);
+  const watch = failures.watch();
   try {
     const component = await monitor.register(componentRegistration(req));
     const urn = component.getUrn();
@@ -384,8 +384,8 @@ export async function constructCommandSet(
       ...permissionsDone,
     ]);
     const first = await Promise.race([settling, watch.failed]);
-    if (!Array.isArray(first)) {
-      throw new Error(childFailedMessage(children.get(first.urn) ?? first.urn));
+    if (typeof first === "string") {
+      throw new Error(childFailedMessage(children.get(first) ?? first));
     }
     const settled = first;
     const failure = settled.find((s) => s.status === "rejected");

@@ -138,7 +138,7 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
     try {
       return await work();
     } catch (err) {
-      failures.report({ urn, message: err instanceof Error ? err.message : String(err) });
+      failures.report(urn);
       throw err;
     }
   };
@@ -216,7 +216,7 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
         resourceOf(urn).check(urn, bag(req.getOlds()), news),
       );
       if (result.failures.length > 0) {
-        failures.report({ urn, message: "its inputs are invalid" });
+        failures.report(urn);
       }
       const res = new provproto.CheckResponse();
       res.setInputs(toStruct(withSecrets(result.inputs, secretKeys(req.getNews()))));
