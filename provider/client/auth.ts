@@ -11,6 +11,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { Routes } from "../routes";
+import { replaceSecrets } from "./redact";
 import type { RouteDef } from "../routes";
 import {
   ConfigurationError,
@@ -324,10 +325,7 @@ export class Credentials {
 
   /** Replaces every credential this object knows in `text` with `[redacted]`. */
   redact(text: string): string {
-    const secrets = [...this.#configured, ...this.#issued].sort((a, b) => b.length - a.length);
-    let out = text;
-    for (const s of secrets) out = out.split(s).join("[redacted]");
-    return out;
+    return replaceSecrets(text, [...this.#configured, ...this.#issued], "[redacted]");
   }
 
   async #clientCredentialsHeader(): Promise<string> {

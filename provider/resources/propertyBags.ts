@@ -2,6 +2,7 @@
  * Helpers for the property bags the engine hands a dynamic provider: values not yet
  * known at preview, and the split between a resource's own keys and the command's.
  */
+import { replaceSecrets } from "../client/redact";
 import { isRecord } from "../schema";
 
 export { isRecord };
@@ -57,10 +58,11 @@ export function secretStrings(value: unknown, inSecret = false): string[] {
  * characters are left: redacting them would garble the message and hide nothing.
  */
 export function redactSecrets(message: string, secrets: readonly string[]): string {
-  return secrets
-    .filter((s) => s.length >= 4)
-    .sort((a, b) => b.length - a.length)
-    .reduce((m, s) => m.split(s).join("[secret]"), message);
+  return replaceSecrets(
+    message,
+    secrets.filter((s) => s.length >= 4),
+    "[secret]",
+  );
 }
 
 export type Path = (string | number)[];
