@@ -68,36 +68,18 @@ export class CommandSet extends pulumi.ComponentResource {
     const permissions = args.permissions ?? [];
     const problems = setStructureProblems(name, args.scopes, permissions);
     const definitions = pulumi.output(args.commands);
-    // Known at construction in the usual program: a permissions entry must name a command.
-    if (Array.isArray(args.commands)) {
-      const keys = new Set(
-        (args.commands as unknown[]).map((d) => {
-          const def = d as { type?: unknown; name?: unknown };
-          return typeof def.name === "string"
-            ? commandKey(typeof def.type === "number" ? def.type : 1, def.name)
-            : undefined;
-        }),
-      );
-      for (const p of permissions) {
-        const key = commandKey(p.type, p.command);
-        if (!keys.has(key) && [...keys].every((k) => k !== undefined)) {
-          problems.push(
-            `command set '${name}': permissions name the command '${p.command}', which the set does not declare`,
-          );
-        }
-      }
-    }
     if (problems.length > 0) throw new pulumi.RunError(problems.join("\n"));
 
     const children: Record<string, ScopeCommands> = {};
     for (const scope of args.scopes) {
-      const plan = definitions.apply((defs) => scopeCommandMap(name, defs, scope));
+      const plan = definitions.apply((defs) => scopeCommandMap(name, defs, scope, permissions));
       children[scopeLabel(scope)] = new ScopeCommands(
         scopeChildName(name, scope),
         {
           ...(scope.guildId === undefined ? {} : { guildId: scope.guildId }),
           ...(scope.applicationId === undefined ? {} : { applicationId: scope.applicationId }),
-          // Checked by the child's provider, with every field's path.
+          // Checked by the child's provider, with every field's path; the definitions'
+          // problems (commandSetPlan.ts `definitionProblems`) fail its check too.
           commands: plan.apply((p) => p.commands as Record<string, CommandDefinition>),
         },
         { parent: this },

@@ -325,7 +325,9 @@ export async function constructCommandSet(
     const scopeAnswers = new Map<string, Promise<ScopeAnswer>>();
     for (const scope of scopes) {
       const plan =
-        definitions === undefined ? undefined : scopeCommandMap(name, definitions, scope);
+        definitions === undefined
+          ? undefined
+          : scopeCommandMap(name, definitions, scope, permissions);
       const commands = plan === undefined ? UNKNOWN : (plan.commands as PlainObject);
       const registered = register(
         "ScopeCommands",

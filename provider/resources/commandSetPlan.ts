@@ -2,7 +2,11 @@
  * What a `CommandSet` deploys, as pure functions of its (known) arguments: one
  * `ScopeCommands` per scope, named after the set and the scope, each holding the set's
  * definitions keyed by command (`commandKey`), and one `GuildCommandPermissions` per
- * permissions entry. Shared by the TypeScript SDK's component (sdk/commandSet.ts) and the
+ * permissions entry; and the set's structural checks, the one set of rules of both doors:
+ * a scope or a permissions entry listed twice, permissions in a guild the set does not reach
+ * (`setStructureProblems`, which fail the set when it is declared), a definition declared
+ * twice or permissions naming a command the set does not declare (`definitionProblems`,
+ * which fail every scope's `check`, before any request). Shared by the TypeScript SDK's component (sdk/commandSet.ts) and the
  * plugin's (provider/plugin/commandSet.ts), so every language gets the same children.
  */
 import type { Scope } from "../schema";
@@ -48,30 +52,20 @@ const GLOBAL_ONLY: readonly string[] = Object.entries(COMMAND_FIELDS)
 /**
  * A scope's `commands` input: the definitions by key, without the fields the scope does
  * not keep (a guild's copy of a set leaves out contexts, integration types and the DM
- * permission, as the service would; the global copy keeps them), and the problems: two
- * definitions with one key, or a definition that is not an object.
+ * permission, as the service would; the global copy keeps them), and the problems of the
+ * definitions (`definitionProblems`), the same for every scope of the set.
  */
 export function scopeCommandMap(
   set: string,
   definitions: readonly unknown[],
   scope: SetScope,
+  permissions: readonly SetPermissions[] = [],
 ): { commands: Record<string, Record<string, unknown>>; problems: string[] } {
   const commands: Record<string, Record<string, unknown>> = {};
-  const problems: string[] = [];
-  definitions.forEach((def, i) => {
-    if (!isRecord(def) || typeof def["name"] !== "string") {
-      problems.push(`command set '${set}': commands[${i}] needs a name`);
-      return;
-    }
-    const type = typeof def["type"] === "number" ? def["type"] : CommandType.CHAT_INPUT;
-    const key = commandKey(type, def["name"]);
-    if (commands[key] !== undefined) {
-      problems.push(
-        `command set '${set}': commands[${i}] declares '${def["name"]}' (type ${type}) a second ` +
-          "time: a name is unique per type in a scope",
-      );
-      return;
-    }
+  definitions.forEach((def) => {
+    if (!isRecord(def) || typeof def["name"] !== "string") return;
+    const key = commandKey(typeOf(def), def["name"]);
+    if (commands[key] !== undefined) return; // the first one; the second is a problem
     const entry: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(def)) {
       if (v === undefined) continue;
@@ -80,7 +74,55 @@ export function scopeCommandMap(
     }
     commands[key] = entry;
   });
-  return { commands, problems };
+  return { commands, problems: definitionProblems(set, definitions, permissions) };
+}
+
+const typeOf = (def: Record<string, unknown>): number =>
+  typeof def["type"] === "number" ? def["type"] : CommandType.CHAT_INPUT;
+
+/**
+ * The problems a set's definitions take part in, known once the definitions are (at
+ * preview, unless they come from another resource's outputs): a definition that is not
+ * an object with a name, two definitions with one key (name and type), and a permissions
+ * entry naming a command the set does not declare (its child would get no command id, and
+ * fail only after the scope was written). Both doors hand them to each scope's child, whose
+ * `check` fails with them before any request.
+ */
+export function definitionProblems(
+  set: string,
+  definitions: readonly unknown[],
+  permissions: readonly SetPermissions[],
+): string[] {
+  const problems: string[] = [];
+  const keys = new Set<string>();
+  let unnamed = false;
+  definitions.forEach((def, i) => {
+    if (!isRecord(def) || typeof def["name"] !== "string") {
+      problems.push(`command set '${set}': commands[${i}] needs a name`);
+      unnamed = true;
+      return;
+    }
+    const type = typeOf(def);
+    const key = commandKey(type, def["name"]);
+    if (keys.has(key)) {
+      problems.push(
+        `command set '${set}': commands[${i}] declares '${def["name"]}' (type ${type}) a second ` +
+          "time: a name is unique per type in a scope",
+      );
+    }
+    keys.add(key);
+  });
+  // A definition without a name could be any command: its own problem says enough.
+  if (unnamed) return problems;
+  for (const p of permissions) {
+    if (keys.has(commandKey(p.type, p.command))) continue;
+    const type = p.type === undefined ? "" : ` (type ${p.type})`;
+    problems.push(
+      `command set '${set}': permissions in guild ${p.guildId} name the command '${p.command}'${type}, ` +
+        "which the set does not declare",
+    );
+  }
+  return problems;
 }
 
 /** Problems of the scopes and permissions lists (known when the program declares the set). */

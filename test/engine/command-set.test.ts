@@ -3,8 +3,9 @@
  * dynamic door): one declaration deployed to guild A, then also to guild B; a definition
  * changed in both (one PATCH per guild, nothing else); a rename with permissions (a new id,
  * its permissions written again); guild A removed (only the set's commands go); the bad
- * inputs of a set (a definition twice, a guild twice) failing the preview with the set's
- * name; destroy keeping every command the stack does not manage.
+ * inputs of a set (a definition twice, a guild twice, permissions naming a command it does
+ * not declare) failing the preview with the set's name, the last one writing nothing;
+ * destroy keeping every command the stack does not manage.
  *
  * One emulator and one program (stack `dev`) for the file: each test continues from the
  * state the previous one left, in order.
@@ -35,6 +36,8 @@ interface Phase {
   readonly ban: string;
   /** Extra definitions (bad input). */
   readonly extra?: string;
+  /** The command the permissions name (bad input when the set does not declare it). */
+  readonly permissionsCommand?: string;
 }
 
 function program(p: Phase): string {
@@ -54,7 +57,7 @@ new discord.CommandSet("mods", {
   scopes: [${scopes}],
   permissions: ${
     p.guilds.includes(A)
-      ? `[{ guildId: ${JSON.stringify(A)}, command: ${JSON.stringify(p.ban)}, permissions: ${JSON.stringify(PERMISSIONS)} }]`
+      ? `[{ guildId: ${JSON.stringify(A)}, command: ${JSON.stringify(p.permissionsCommand ?? p.ban)}, permissions: ${JSON.stringify(PERMISSIONS)} }]`
       : "[]"
   },
 });
@@ -187,6 +190,27 @@ describe("engine: CommandSet", () => {
     expect(guildTwice.stdout + guildTwice.stderr).toMatch(
       /command set 'mods': the scope guild 1300000000000000002 is listed twice/,
     );
+    // Permissions naming a command the set does not declare, with a definition changed
+    // (the scopes would be written first): the preview fails naming both, and an up
+    // without a preview writes nothing (each scope's check fails before any request).
+    prog.write({
+      "index.ts": program({
+        ...base,
+        kickDescription: "Kick, undeclared",
+        permissionsCommand: "ban",
+      }),
+    });
+    const undeclared = await prog.run(["preview", "--non-interactive"]);
+    expect(undeclared.code).not.toBe(0);
+    expect(undeclared.stdout + undeclared.stderr).toMatch(
+      /command set 'mods': permissions in guild 1300000000000000002 name the command 'ban', which the set does not declare/,
+    );
+    emu.control.resetLog();
+    const up = await prog.run(["up", "--yes", "--skip-preview", "--non-interactive"]);
+    expect(up.code).not.toBe(0);
+    expect(up.stdout + up.stderr).toMatch(/name the command 'ban', which the set does not declare/);
+    expect(writes(emu)).toEqual([]);
+    expect(liveCommand(emu, "kick", A)["description"]).toBe("Kick someone out");
   });
 
   test("removing guild A deletes only the set's commands there; destroy keeps what others made", async () => {

@@ -4,7 +4,8 @@
  * scope with its permissions; a second `up` writes nothing; a changed definition is named
  * with its field in `preview --diff` and costs one PATCH per scope; a definition declared
  * twice, and a single command claiming a name the set holds in the same scope, fail the
- * preview naming them; destroy keeps every command the stack does not manage. The plugin's
+ * preview naming them; permissions naming a command the set does not declare fail the
+ * preview naming the set and the command, and an `up` writes nothing; destroy keeps every command the stack does not manage. The plugin's
  * DISCORD_TIMING_LOG times the Construct and every lifecycle call.
  */
 import * as fs from "node:fs";
@@ -180,6 +181,29 @@ test("bad input fails the preview naming the set or the resources", async () => 
     );
     expect(out).not.toMatch(/connection is closing/);
   }
+});
+
+test("permissions naming a command the set does not declare fail the preview, and up writes nothing", async () => {
+  // A changed definition too: the scopes would be written before the permissions' check
+  // (their command ids unknown at preview), as they were before commandSetPlan.ts checked it.
+  prog.write({
+    "Pulumi.yaml": program("Kick, undeclared").replace("command: ban\n", "command: banish\n"),
+  });
+  const preview = await prog.run(["preview", "--non-interactive"]);
+  expect(preview.code).not.toBe(0);
+  expect(preview.stdout + preview.stderr).toMatch(
+    new RegExp(
+      `command set 'mods': permissions in guild ${A} name the command 'banish', which the set does not declare`,
+    ),
+  );
+  emu.control.resetLog();
+  const up = await prog.run(["up", "--yes", "--skip-preview", "--non-interactive"]);
+  expect(up.code).not.toBe(0);
+  expect(up.stdout + up.stderr).toMatch(
+    /name the command 'banish', which the set does not declare/,
+  );
+  expect(writes(emu)).toEqual([]);
+  expect(liveCommand(emu, "kick", A)["description"]).toBe("Kick someone out");
 });
 
 test("a refused write under --continue-on-error: the set's other children go on, the set names the child", async () => {
