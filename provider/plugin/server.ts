@@ -20,13 +20,7 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import type * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import type { Bag } from "../resources/propertyBags";
-import {
-  isSecretValue,
-  redactSecrets,
-  secretStrings,
-  secretValue,
-  unwrapSecrets,
-} from "../resources/propertyBags";
+import { redactSecrets, secretStrings, unwrapSecrets } from "../resources/propertyBags";
 import { ENGINE_FAILURE_PROPERTY } from "../resources/engineErrors";
 import type { ProviderRuntime } from "../resources/runtime";
 import { ChildFailures } from "./childFailures";
@@ -35,6 +29,7 @@ import type { PlainValue } from "./plainStructs";
 import { plainStruct, withPlainStructs, withPlainStructWriter } from "./plainStructs";
 import type { PluginResource } from "./resources";
 import { pluginResources, PLUGIN_CONFIG_KEYS, pluginStackConfig, urnType } from "./resources";
+import { plaintextCredentials, withSecrets } from "./secrets";
 
 /** The package's root: `provider/plugin` is two levels down, three once built into `dist/`. */
 const PACKAGE_ROOT =
@@ -55,33 +50,13 @@ export function packageSchema(): string {
   return fs.readFileSync(path.join(PACKAGE_ROOT, "plugin", "schema.json"), "utf8");
 }
 
+/** The engine's values, secret marks included. */
+function raw(struct: structproto.Struct | undefined): unknown {
+  return struct?.toJavaScript();
+}
+
 function bag(struct: structproto.Struct | undefined): Bag {
   return struct === undefined ? {} : (unwrapSecrets(struct.toJavaScript()) as Bag);
-}
-
-/** The top-level keys whose values the engine sent marked secret. */
-function secretKeys(struct: structproto.Struct | undefined): Set<string> {
-  const raw = struct === undefined ? {} : (struct.toJavaScript() as Record<string, unknown>);
-  return new Set(
-    Object.entries(raw)
-      .filter(([, v]) => isSecretValue(v))
-      .map(([k]) => k),
-  );
-}
-
-/** Outputs that are always secret (the schema marks them): the kept user tokens. */
-const SECRET_OUTPUTS = new Set(["accessToken", "refreshToken"]);
-
-/**
- * Values as the engine takes them from a provider that accepts secrets: what came in
- * secret goes back secret, and so do the outputs the schema marks secret.
- */
-function withSecrets(value: Bag, secret: ReadonlySet<string>): Bag {
-  const out: Bag = {};
-  for (const [k, v] of Object.entries(value)) {
-    out[k] = v !== undefined && (secret.has(k) || SECRET_OUTPUTS.has(k)) ? secretValue(v) : v;
-  }
-  return out;
 }
 
 function toStruct(value: Bag): structproto.Struct {
@@ -119,12 +94,23 @@ function failed(err: unknown): grpc.ServiceError {
 
 type Unary<Req, Res> = grpc.handleUnaryCall<Req, Res>;
 
-/** A unary handler that answers with `fn`'s value, or its failure as one message. */
-function unary<Req, Res>(fn: (req: Req) => Promise<Res>): Unary<Req, Res> {
+/**
+ * A unary handler that answers with `fn`'s value, or its failure as one message with no
+ * secret of the request in it (`secretsOf`: the request's values that may hold secrets; a
+ * failure names the resource, and the resource may be named by a secret).
+ */
+function unary<Req, Res>(
+  fn: (req: Req) => Promise<Res>,
+  secretsOf: (req: Req) => unknown[] = () => [],
+): Unary<Req, Res> {
   return (call, callback) => {
     fn(call.request).then(
       (res) => callback(null, res),
-      (err: unknown) => callback(failed(err), null),
+      (err: unknown) => {
+        const message = err instanceof Error ? err.message : String(err);
+        const hidden = secretsOf(call.request).flatMap((v) => secretStrings(v));
+        callback(failed(hidden.length > 0 ? new Error(redactSecrets(message, hidden)) : err), null);
+      },
     );
   };
 }
@@ -166,9 +152,14 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
     checkConfig: unary(async (req: provproto.CheckRequest) => {
       const news = req.getNews();
       const res = new provproto.CheckResponse();
-      // Handed back as given (secrets stay marked); only judged here.
+      // Handed back as given (secrets stay marked); only judged here. A credential in plain
+      // text is refused, as in the dynamic door (sdk/credentials.ts): the engine would keep
+      // it unencrypted in the state, and the stack's config file holds it in clear.
       if (news !== undefined) res.setInputs(news);
-      const problems = rt.checkConfiguration(pluginStackConfig(bag(news), new Map()));
+      const problems = [
+        ...plaintextCredentials(raw(news)),
+        ...rt.checkConfiguration(pluginStackConfig(bag(news), new Map())),
+      ];
       res.setFailuresList(engineCheckFailures(problems, news));
       return res;
     }),
@@ -209,104 +200,124 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
       return res;
     }),
 
-    check: unary(async (req: provproto.CheckRequest) => {
-      const urn = req.getUrn();
-      const news = bag(req.getNews());
-      const result = await reporting(urn, () =>
-        resourceOf(urn).check(urn, bag(req.getOlds()), news),
-      );
-      if (result.failures.length > 0) {
-        failures.report(urn);
-      }
-      const res = new provproto.CheckResponse();
-      res.setInputs(toStruct(withSecrets(result.inputs, secretKeys(req.getNews()))));
-      res.setFailuresList(engineCheckFailures(result.failures, req.getNews()));
-      return res;
-    }),
-
-    diff: unary(async (req: provproto.DiffRequest) => {
-      const urn = req.getUrn();
-      // The old outputs, as the dynamic-provider host hands them: one lifecycle for both
-      // doors (update reads `version` and `adopted` from them).
-      const olds = bag(req.getOlds());
-      const result = await reporting(urn, () =>
-        resourceOf(urn).diff(req.getId(), olds, bag(req.getNews())),
-      );
-      const res = new provproto.DiffResponse();
-      res.setChanges(
-        result.changes
-          ? provproto.DiffResponse.DiffChanges.DIFF_SOME
-          : provproto.DiffResponse.DiffChanges.DIFF_NONE,
-      );
-      res.setReplacesList(result.replaces);
-      res.setDeletebeforereplace(result.deleteBeforeReplace);
-      if (result.detailedDiff !== undefined) {
-        // The changed paths (`commands["kick"].description`), so the preview names them.
-        const kinds = {
-          add: provproto.PropertyDiff.Kind.ADD,
-          update: provproto.PropertyDiff.Kind.UPDATE,
-          delete: provproto.PropertyDiff.Kind.DELETE,
-        };
-        const map = res.getDetaileddiffMap();
-        const top = new Set<string>();
-        for (const [path, kind] of Object.entries(result.detailedDiff)) {
-          const d = new provproto.PropertyDiff();
-          d.setKind(kinds[kind]);
-          d.setInputdiff(true);
-          map.set(path, d);
-          top.add(path.split(/[.[]/)[0] ?? path);
+    check: unary(
+      async (req: provproto.CheckRequest) => {
+        const urn = req.getUrn();
+        const news = bag(req.getNews());
+        const result = await reporting(urn, () =>
+          resourceOf(urn).check(urn, bag(req.getOlds()), news),
+        );
+        if (result.failures.length > 0) {
+          failures.report(urn);
         }
-        for (const key of result.replaces) {
-          const d = new provproto.PropertyDiff();
-          d.setKind(provproto.PropertyDiff.Kind.UPDATE_REPLACE);
-          d.setInputdiff(true);
-          map.set(key, d);
-          top.add(key);
+        const res = new provproto.CheckResponse();
+        res.setInputs(toStruct(withSecrets(result.inputs, raw(req.getNews()))));
+        res.setFailuresList(engineCheckFailures(result.failures, req.getNews()));
+        return res;
+      },
+      (req) => [raw(req.getNews())],
+    ),
+
+    diff: unary(
+      async (req: provproto.DiffRequest) => {
+        const urn = req.getUrn();
+        // The old outputs, as the dynamic-provider host hands them: one lifecycle for both
+        // doors (update reads `version` and `adopted` from them).
+        const olds = bag(req.getOlds());
+        const result = await reporting(urn, () =>
+          resourceOf(urn).diff(req.getId(), olds, bag(req.getNews())),
+        );
+        const res = new provproto.DiffResponse();
+        res.setChanges(
+          result.changes
+            ? provproto.DiffResponse.DiffChanges.DIFF_SOME
+            : provproto.DiffResponse.DiffChanges.DIFF_NONE,
+        );
+        res.setReplacesList(result.replaces);
+        res.setDeletebeforereplace(result.deleteBeforeReplace);
+        if (result.detailedDiff !== undefined) {
+          // The changed paths (`commands["kick"].description`), so the preview names them.
+          const kinds = {
+            add: provproto.PropertyDiff.Kind.ADD,
+            update: provproto.PropertyDiff.Kind.UPDATE,
+            delete: provproto.PropertyDiff.Kind.DELETE,
+          };
+          const map = res.getDetaileddiffMap();
+          const top = new Set<string>();
+          for (const [path, kind] of Object.entries(result.detailedDiff)) {
+            const d = new provproto.PropertyDiff();
+            d.setKind(kinds[kind]);
+            d.setInputdiff(true);
+            map.set(path, d);
+            top.add(path.split(/[.[]/)[0] ?? path);
+          }
+          for (const key of result.replaces) {
+            const d = new provproto.PropertyDiff();
+            d.setKind(provproto.PropertyDiff.Kind.UPDATE_REPLACE);
+            d.setInputdiff(true);
+            map.set(key, d);
+            top.add(key);
+          }
+          res.setHasdetaileddiff(true);
+          res.setDiffsList([...top].filter((k) => k !== ""));
         }
-        res.setHasdetaileddiff(true);
-        res.setDiffsList([...top].filter((k) => k !== ""));
-      }
-      return res;
-    }),
+        return res;
+      },
+      (req) => [raw(req.getNews()), raw(req.getOlds())],
+    ),
 
-    create: unary(async (req: provproto.CreateRequest) => {
-      const urn = req.getUrn();
-      const result = await resourceOf(urn).create(bag(req.getProperties()));
-      const res = new provproto.CreateResponse();
-      res.setId(result.id);
-      res.setProperties(toStruct(withSecrets(result.outs, secretKeys(req.getProperties()))));
-      return res;
-    }),
+    create: unary(
+      async (req: provproto.CreateRequest) => {
+        const urn = req.getUrn();
+        const result = await resourceOf(urn).create(bag(req.getProperties()));
+        const res = new provproto.CreateResponse();
+        res.setId(result.id);
+        res.setProperties(toStruct(withSecrets(result.outs, raw(req.getProperties()))));
+        return res;
+      },
+      (req) => [raw(req.getProperties())],
+    ),
 
-    read: unary(async (req: provproto.ReadRequest) => {
-      const urn = req.getUrn();
-      // An import's Read carries no properties: the id alone says what to read.
-      const props = req.hasProperties() ? bag(req.getProperties()) : undefined;
-      const result = await resourceOf(urn).read(req.getId(), props);
-      const res = new provproto.ReadResponse();
-      res.setId(result.id);
-      const secret = new Set([...secretKeys(req.getProperties()), ...secretKeys(req.getInputs())]);
-      if (result.props !== undefined)
-        res.setProperties(toStruct(withSecrets(result.props, secret)));
-      if (result.inputs !== undefined) res.setInputs(toStruct(withSecrets(result.inputs, secret)));
-      return res;
-    }),
+    read: unary(
+      async (req: provproto.ReadRequest) => {
+        const urn = req.getUrn();
+        // An import's Read carries no properties: the id alone says what to read.
+        const props = req.hasProperties() ? bag(req.getProperties()) : undefined;
+        const result = await resourceOf(urn).read(req.getId(), props);
+        const res = new provproto.ReadResponse();
+        res.setId(result.id);
+        const given = [raw(req.getProperties()), raw(req.getInputs())];
+        if (result.props !== undefined)
+          res.setProperties(toStruct(withSecrets(result.props, ...given)));
+        if (result.inputs !== undefined)
+          res.setInputs(toStruct(withSecrets(result.inputs, ...given)));
+        return res;
+      },
+      (req) => [raw(req.getProperties()), raw(req.getInputs())],
+    ),
 
-    update: unary(async (req: provproto.UpdateRequest) => {
-      const urn = req.getUrn();
-      const olds = bag(req.getOlds()); // old outputs, as in diff
-      const result = await resourceOf(urn).update(req.getId(), olds, bag(req.getNews()));
-      const res = new provproto.UpdateResponse();
-      const secret = new Set([...secretKeys(req.getNews()), ...secretKeys(req.getOlds())]);
-      res.setProperties(toStruct(withSecrets(result.outs, secret)));
-      return res;
-    }),
+    update: unary(
+      async (req: provproto.UpdateRequest) => {
+        const urn = req.getUrn();
+        const olds = bag(req.getOlds()); // old outputs, as in diff
+        const result = await resourceOf(urn).update(req.getId(), olds, bag(req.getNews()));
+        const res = new provproto.UpdateResponse();
+        res.setProperties(
+          toStruct(withSecrets(result.outs, raw(req.getNews()), raw(req.getOlds()))),
+        );
+        return res;
+      },
+      (req) => [raw(req.getNews()), raw(req.getOlds())],
+    ),
 
-    delete: unary(async (req: provproto.DeleteRequest) => {
-      const urn = req.getUrn();
-      await resourceOf(urn).delete(req.getId(), bag(req.getProperties()));
-      return new emptyproto.Empty();
-    }),
+    delete: unary(
+      async (req: provproto.DeleteRequest) => {
+        const urn = req.getUrn();
+        await resourceOf(urn).delete(req.getId(), bag(req.getProperties()));
+        return new emptyproto.Empty();
+      },
+      (req) => [raw(req.getProperties())],
+    ),
 
     // Components (CommandSet): their children are registered from this process, straight
     // with the engine's resource monitor (commandSet.ts, loaded on the first Construct).
