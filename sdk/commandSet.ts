@@ -21,6 +21,7 @@ import {
 import { commandKey } from "../provider/resources/commandKeys";
 import type {
   CommandDefinition,
+  DeepInput,
   GuildCommandPermissionsArgs,
   UserAuthorization,
 } from "./resources";
@@ -29,7 +30,7 @@ import { GuildCommandPermissions, ScopeCommands, withDependency } from "./resour
 export type CommandSetScope = SetScope;
 
 export interface CommandSetPermissions extends SetPermissions {
-  readonly permissions: pulumi.Input<pulumi.Input<WirePermission>[]>;
+  readonly permissions: pulumi.Input<DeepInput<WirePermission>[]>;
 }
 
 export interface CommandSetArgs {

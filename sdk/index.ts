@@ -18,6 +18,7 @@ export type {
   GlobalCommandArgs,
   GuildCommandArgs,
   GuildCommandPermissionsArgs,
+  DeepInput,
   Inputs,
 } from "./resources";
 export {

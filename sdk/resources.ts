@@ -10,12 +10,27 @@ import { formatPath, validateWireBody } from "../provider/schema";
 import type { ProviderKind } from "./providerModule";
 import { serializedProvider, typeToken } from "./providerModule";
 import { refusePlaintextCredentials } from "./credentials";
-import { claimCommand, claimCommands } from "./registry";
+import { inTurn } from "./registrationOrder";
+import { CLAIMANT_KEY } from "../provider/resources/claims";
 import { suspendPromiseStacks, withStack } from "./debugStacks";
 
-/** Every field of `T` accepts a plain value, a Promise or an Output (and `undefined` where `T` does). */
+/**
+ * A value of type `T` as a program may give it: at every depth (an option, its choices, a
+ * localization, a permissions entry) a plain value, a Promise or an Output, so a nested
+ * `pulumi.secret(...)` or another resource's output type-checks; `undefined` where `T`
+ * allows it. The provider keeps every nested secret secret.
+ */
+export type DeepInput<T> = pulumi.Input<DeepFields<Exclude<T, undefined>>> | Extract<T, undefined>;
+
+type DeepFields<T> = T extends string | number | boolean | bigint | null
+  ? T
+  : T extends readonly (infer E)[]
+    ? DeepInput<E>[]
+    : { [K in keyof T]: DeepInput<T[K]> };
+
+/** Every field of `T` accepts a `DeepInput`. */
 export type Inputs<T> = {
-  [K in keyof T]: pulumi.Input<Exclude<T[K], undefined>> | Extract<T[K], undefined>;
+  [K in keyof T]: DeepInput<T[K]>;
 };
 
 /** Fields that only global commands have. */
@@ -38,7 +53,7 @@ export interface GuildCommandPermissionsArgs {
   /** A command's id, or the application id for the app-wide defaults. */
   commandId: pulumi.Input<string>;
   /** At most 100 overwrites: `{ id, type: ROLE=1 | USER=2 | CHANNEL=3, permission }`. */
-  permissions: pulumi.Input<pulumi.Input<WirePermission>[]>;
+  permissions: pulumi.Input<DeepInput<WirePermission>[]>;
   applicationId?: pulumi.Input<string>;
   /**
    * The `UserAuthorization` that keeps the Bearer token alive across runs: the write
@@ -133,19 +148,18 @@ abstract class CommandResource extends PackageResource {
     refusePlaintextCredentials();
     const applicationId =
       (args["applicationId"] as pulumi.Input<string> | undefined) ?? DEFAULT_APPLICATION_ID();
-    const claim = claimCommand(
-      name,
-      applicationId,
-      guildId,
-      args["type"] as pulumi.Input<number | undefined>,
-      args["name"] as pulumi.Input<string>,
-    );
     const props: pulumi.Inputs = {
       ...args,
       applicationId,
-      name: claim.name,
-      // Present only when a program-wide check fails: `check` reports it (registry.ts).
-      __programProblems: claim.problems,
+      // The name the program-wide checks give the resource, in the provider's `check`
+      // (dynamicProviders.ts), which takes it out of the inputs; held for its turn
+      // (registrationOrder.ts).
+      [CLAIMANT_KEY]: inTurn(
+        name,
+        applicationId,
+        guildId,
+        pulumi.all([args["type"], args["name"]]),
+      ),
       __provider: serializedProvider(kind),
       // Outputs only the provider sets: unknown in the preview of a create or an update.
       // `commandId` (also among the state's outputs) is taken from `id` below.
@@ -274,24 +288,18 @@ export class ScopeCommands extends PackageResource {
   ) {
     refusePlaintextCredentials();
     const applicationId = args.applicationId ?? DEFAULT_APPLICATION_ID();
-    const identities = pulumi.output(args.commands).apply((map) =>
-      Object.entries(map).map(([key, def]) => ({
-        key,
-        type: (def as { type?: number }).type ?? 1,
-        name: String((def as { name?: unknown }).name),
-      })),
-    );
-    const claims = claimCommands(name, applicationId, args.guildId, identities);
     const problems = pulumi
-      .all([claims, setProblems ?? []])
-      .apply(([c, s]) => [...s, ...(c === undefined ? [] : [c])].join("\n") || undefined);
+      .output(setProblems ?? [])
+      .apply((s) => (s.length > 0 ? s.join("\n") : undefined));
     super(
       "ScopeCommands",
       name,
       {
         ...args,
         applicationId,
+        // Present only when its set found problems: `check` reports them.
         __programProblems: problems,
+        [CLAIMANT_KEY]: inTurn(name, applicationId, args.guildId, args.commands),
         __provider: serializedProvider("scopeCommands"),
         commandIds: undefined,
       },
