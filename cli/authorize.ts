@@ -9,9 +9,13 @@
  *    `xdg-open` or `open` is there.
  * 3. On the redirect, checks `state`, exchanges the code with the PKCE verifier (and the
  *    client secret, if there is one), and stores the access and refresh tokens as
- *    secrets of the stack: `pulumi config set --secret discord:bearerToken` and
- *    `discord:refreshToken`, the value on stdin (never on a command line, where `ps`
+ *    secrets of the stack: `pulumi config set --secret <ns>:bearerToken` and
+ *    `<ns>:refreshToken`, the value on stdin (never on a command line, where `ps`
  *    shows it). Neither token is ever printed.
+ *
+ * `<ns>` is the namespace of the door the stack uses (`stackNamespace`): `discord-commands`
+ * for the resource plugin, `discord` for the TypeScript dynamic resources; it reads the
+ * settings of step 1 there too. `--namespace` chooses it.
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -20,6 +24,8 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { request } from "undici";
 import { normalizeApiUrl } from "../provider/client/config";
+import type { ConfigNamespace } from "../provider/resources/settings";
+import { CONFIG_NAMESPACES } from "../provider/resources/settings";
 import {
   buildAuthorizeUrl,
   createAuthorizationCodeVerifier,
@@ -29,15 +35,22 @@ import {
 const USAGE = `usage: discord-commands authorize [options]
 
 Authorizes the application to edit command permissions as you, and stores the Bearer
-and refresh tokens as secrets of the current Pulumi stack (discord:bearerToken,
-discord:refreshToken). Run it in the Pulumi project's folder.
+and refresh tokens as secrets of the current Pulumi stack (<ns>:bearerToken,
+<ns>:refreshToken). Run it in the Pulumi project's folder.
+
+<ns> is the stack config namespace of the door the stack uses, read and written alike:
+discord-commands for the resource plugin (a Pulumi.yaml whose packages: block names
+discord-commands, or whose runtime is not nodejs), discord for the TypeScript dynamic
+resources; else the one the stack's config already has keys in; else discord.
 
 options:
+  --namespace <ns>     discord-commands or discord: the namespace to read and write
+                       (default: detected, as above)
   --stack <name>       the stack to store the tokens in (default: the selected stack)
-  --api-url <url>      the service (default: discord:apiUrl, else https://discord.com);
+  --api-url <url>      the service (default: <ns>:apiUrl, else https://discord.com);
                        an emulator's URL works too
-  --client-id <id>     the application's client id (default: discord:clientId, else
-                       discord:applicationId)
+  --client-id <id>     the application's client id (default: <ns>:clientId, else
+                       <ns>:applicationId)
   --scopes <scopes>    space-separated scopes (default:
                        applications.commands.permissions.update)
   --port <n>           the loopback redirect's port (default: any free port); register
@@ -55,6 +68,7 @@ export interface AuthorizeIo {
 class UsageError extends Error {}
 
 interface Options {
+  readonly namespace: ConfigNamespace | undefined;
   readonly stack: string | undefined;
   readonly apiUrl: string | undefined;
   readonly clientId: string | undefined;
@@ -69,6 +83,7 @@ function parseOptions(argv: readonly string[]): Options | "help" {
   const { values } = parseArgs({
     args: [...argv],
     options: {
+      namespace: { type: "string" },
       stack: { type: "string" },
       "api-url": { type: "string" },
       "client-id": { type: "string" },
@@ -82,6 +97,11 @@ function parseOptions(argv: readonly string[]): Options | "help" {
     strict: true,
   });
   if (values.help === true) return "help";
+  const namespaces: readonly string[] = Object.values(CONFIG_NAMESPACES);
+  const namespace = values.namespace;
+  if (namespace !== undefined && !namespaces.includes(namespace)) {
+    throw new UsageError(`--namespace: ${namespace} is not one of ${namespaces.join(", ")}`);
+  }
   const port = Number(values.port ?? "0");
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new UsageError(`--port: ${values.port} is not a port number`);
@@ -90,6 +110,7 @@ function parseOptions(argv: readonly string[]): Options | "help" {
   if (!(timeout > 0))
     throw new UsageError(`--timeout: ${values.timeout} is not a number of seconds`);
   return {
+    namespace: namespace as ConfigNamespace | undefined,
     stack: values.stack,
     apiUrl: values["api-url"],
     clientId: values["client-id"],
@@ -155,6 +176,79 @@ async function setSecret(o: Options, env: NodeJS.ProcessEnv, key: string, value:
     value,
   );
   if (res.code !== 0) throw new Error(`pulumi config set --secret ${key} failed:\n${res.stderr}`);
+}
+
+/** The project file Pulumi would use from `cwd` (it looks upwards), as text. */
+function projectFile(cwd: string): string | undefined {
+  for (let dir = cwd; ; dir = path.dirname(dir)) {
+    for (const name of ["Pulumi.yaml", "Pulumi.yml"]) {
+      const file = path.join(dir, name);
+      if (fs.existsSync(file)) return fs.readFileSync(file, "utf8");
+    }
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/** A YAML scalar without its quotes and trailing comment. */
+function scalar(text: string): string {
+  return text
+    .replace(/\s+#.*$/, "")
+    .trim()
+    .replace(/^(["'])(.*)\1$/, "$2");
+}
+
+/** The project's runtime and whether its `packages:` block names the plugin. */
+export function projectDoor(project: string): {
+  runtime: string | undefined;
+  pluginPackage: boolean;
+} {
+  let runtime: string | undefined;
+  let pluginPackage = false;
+  let block: string | undefined;
+  for (const line of project.split(/\r?\n/)) {
+    if (/^\s*(#.*)?$/.test(line)) continue;
+    const top = /^([\w-]+):(.*)$/.exec(line);
+    if (top !== null) {
+      block = top[1];
+      const value = scalar(top[2] ?? "");
+      if (block === "runtime" && value !== "") runtime = value;
+      continue;
+    }
+    const child = /^\s+(["']?)([\w.-]+)\1:(.*)$/.exec(line);
+    if (child === null) continue;
+    if (block === "runtime" && child[2] === "name") runtime = scalar(child[3] ?? "");
+    if (block === "packages" && child[2] === CONFIG_NAMESPACES.plugin) pluginPackage = true;
+  }
+  return { runtime, pluginPackage };
+}
+
+/**
+ * The namespace of the door the stack uses, and why: the resource plugin's when the
+ * project's `packages:` block names it or the runtime is not Node.js (the dynamic
+ * resources are TypeScript only); else the one the stack's config has keys in, if only
+ * one; else the dynamic resources'.
+ */
+export function stackNamespace(
+  project: string | undefined,
+  configKeys: Iterable<string>,
+): { namespace: ConfigNamespace; why: string } {
+  const { plugin, dynamic } = CONFIG_NAMESPACES;
+  const door = project === undefined ? undefined : projectDoor(project);
+  if (door?.pluginPackage === true) {
+    return { namespace: plugin, why: `Pulumi.yaml's packages: block names ${plugin}` };
+  }
+  if (door?.runtime !== undefined && door.runtime !== "nodejs") {
+    return { namespace: plugin, why: `the runtime is ${door.runtime}: the resource plugin's` };
+  }
+  const keys = [...configKeys];
+  const has = (ns: string): boolean => keys.some((k) => k.startsWith(`${ns}:`));
+  if (has(plugin) && !has(dynamic)) {
+    return { namespace: plugin, why: `the stack's config has ${plugin}:* keys` };
+  }
+  if (has(dynamic) && !has(plugin)) {
+    return { namespace: dynamic, why: `the stack's config has ${dynamic}:* keys` };
+  }
+  return { namespace: dynamic, why: "the TypeScript dynamic resources'" };
 }
 
 /** Opens the URL in a browser when a launcher is on PATH; never fails. */
@@ -300,16 +394,21 @@ export async function authorize(argv: readonly string[], io: AuthorizeIo): Promi
     return 0;
   }
   const config = await stackConfig(o, io.env);
-  const apiUrl = o.apiUrl ?? config.get("discord:apiUrl") ?? "https://discord.com";
+  const detected =
+    o.namespace === undefined ? stackNamespace(projectFile(o.cwd), config.keys()) : undefined;
+  const ns = o.namespace ?? detected?.namespace ?? CONFIG_NAMESPACES.dynamic;
+  /** Why this namespace, for the messages. */
+  const because = `the namespace ${ns}: ${detected === undefined ? "chosen with --namespace" : `${detected.why}; --namespace chooses`}`;
+  const apiUrl = o.apiUrl ?? config.get(`${ns}:apiUrl`) ?? "https://discord.com";
   const apiBase = normalizeApiUrl(apiUrl);
-  const clientId =
-    o.clientId ?? config.get("discord:clientId") ?? config.get("discord:applicationId");
+  const clientId = o.clientId ?? config.get(`${ns}:clientId`) ?? config.get(`${ns}:applicationId`);
   if (clientId === undefined) {
     throw new UsageError(
-      "no client id: pass --client-id, or set discord:clientId or discord:applicationId",
+      `no client id: pass --client-id, or set ${ns}:clientId or ${ns}:applicationId ` +
+        `(${because})`,
     );
   }
-  const clientSecret = config.get("discord:clientSecret") ?? io.env["DISCORD_CLIENT_SECRET"];
+  const clientSecret = config.get(`${ns}:clientSecret`) ?? io.env["DISCORD_CLIENT_SECRET"];
 
   const server = http.createServer();
   await new Promise<void>((resolve, reject) => {
@@ -336,25 +435,25 @@ export async function authorize(argv: readonly string[], io: AuthorizeIo): Promi
       redirect_uri: redirectUri,
       code_verifier: pkce.verifier,
     });
-    await setSecret(o, io.env, "discord:bearerToken", tokens.accessToken);
+    await setSecret(o, io.env, `${ns}:bearerToken`, tokens.accessToken);
     if (tokens.refreshToken !== undefined) {
-      await setSecret(o, io.env, "discord:refreshToken", tokens.refreshToken);
+      await setSecret(o, io.env, `${ns}:refreshToken`, tokens.refreshToken);
     }
-    if (config.get("discord:clientId") === undefined) {
+    if (config.get(`${ns}:clientId`) === undefined) {
       const res = await pulumi(
-        ["config", "set", "discord:clientId", clientId, ...stackArgs(o.stack)],
+        ["config", "set", `${ns}:clientId`, clientId, ...stackArgs(o.stack)],
         o.cwd,
         io.env,
       );
       if (res.code !== 0)
-        throw new Error(`pulumi config set discord:clientId failed:\n${res.stderr}`);
+        throw new Error(`pulumi config set ${ns}:clientId failed:\n${res.stderr}`);
     }
     const days = Math.round((tokens.expiresInS / 86400) * 10) / 10;
     io.stdout.write(
-      `Stored discord:bearerToken${tokens.refreshToken === undefined ? "" : " and discord:refreshToken"} ` +
+      `Stored ${ns}:bearerToken${tokens.refreshToken === undefined ? "" : ` and ${ns}:refreshToken`} ` +
         `as secrets of the stack${o.stack === undefined ? "" : ` ${o.stack}`} ` +
-        `(scopes: ${tokens.scope || o.scopes}; the Bearer token lasts ${days} days; declare a ` +
-        "discord.UserAuthorization resource to keep it refreshed).\n",
+        `(${because}; scopes: ${tokens.scope || o.scopes}; the Bearer token lasts ${days} days; ` +
+        "declare a UserAuthorization resource to keep it refreshed).\n",
     );
     return 0;
   } finally {

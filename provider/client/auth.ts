@@ -88,13 +88,18 @@ export interface Authorization {
 
 export const CLIENT_CREDENTIALS_SCOPE = "applications.commands.update";
 
+// The settings are named as the dynamic resources' stack config (`discord:botToken`);
+// where a failure leaves for the engine, they are named in the namespace of the door in
+// use (provider/resources/settings.ts `inNamespace`: `discord-commands:botToken`).
 export const MISSING_USER_TOKEN =
   "editing command permissions needs a user's Bearer token with " +
-  "applications.commands.permissions.update: set discord:bearerToken";
+  "applications.commands.permissions.update: set discord:bearerToken " +
+  "(`discord-commands authorize` stores it, or `pulumi config set --secret discord:bearerToken <token>`)";
 
 export const MISSING_APP_CREDENTIAL =
-  "command requests need the application's credentials: set discord:botToken, " +
-  "or discord:clientId and discord:clientSecret for a client-credentials token";
+  "command requests need the application's credentials: set discord:botToken " +
+  "(`pulumi config set --secret discord:botToken <token>`), " +
+  "or discord:clientId and discord:clientSecret (a secret) for a client-credentials token";
 
 /** Refresh this long before expiry: 60 s, or 10% of the lifetime for short-lived tokens. */
 export function refreshMarginMs(expiresInS: number): number {

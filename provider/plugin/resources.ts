@@ -37,7 +37,7 @@ export const TOKENS = {
   scopeCommands: `${PACKAGE}:index:ScopeCommands`,
 } as const;
 
-/** The provider's configuration keys: the dynamic provider's `discord:*` settings, unprefixed. */
+/** The provider's configuration keys: the settings (`discord:botToken`), unprefixed. */
 export const PLUGIN_CONFIG_KEYS: readonly string[] = [...SETTINGS, WRITE_MODE_SETTING].map((s) =>
   s.key.replace(/^discord:/, ""),
 );
@@ -46,10 +46,12 @@ export const PLUGIN_CONFIG_KEYS: readonly string[] = [...SETTINGS, WRITE_MODE_SE
  * The plugin's configuration as the settings reader asks for it (`discord:botToken`):
  * the provider resource's inputs (`args`: a default provider's from stack config
  * `discord-commands:*`, an explicit provider's from its arguments), or the engine's
- * `variables` (`discord-commands:config:botToken`).
+ * `variables` (`discord-commands:config:botToken`). Its namespace is the package's, so
+ * every message and fix names `discord-commands:botToken`, the key the user sets.
  */
 export function pluginStackConfig(args: Bag, variables: ReadonlyMap<string, string>): StackConfig {
   return {
+    namespace: PACKAGE,
     get(key: string): string | undefined {
       const name = key.replace(/^discord:/, "");
       const value =

@@ -30,7 +30,8 @@ import {
 } from "../client";
 import { ServiceErrorCode } from "../schema";
 import type { Bag } from "./propertyBags";
-import type { ProviderSettings, StackConfig } from "./settings";
+import type { ConfigNamespace, ProviderSettings, StackConfig } from "./settings";
+import { inNamespace } from "./settings";
 import type { TimingLog } from "./timingLog";
 
 export type ProviderMethod = "check" | "diff" | "create" | "read" | "update" | "delete";
@@ -98,7 +99,23 @@ export function engineFailure(
   if (err instanceof ProviderFailure) return err;
   const head = `${OPERATION[method]} ${what} failed`;
   const { detail, fix } = explain(method, err, settings?.client.apiUrl);
-  return new ProviderFailure(`${head}: ${detail}${fix === undefined ? "" : `\nfix: ${fix}`}`);
+  // Every setting the message names, in the namespace of the door in use (`discord:` for
+  // the dynamic resources, `discord-commands:` for the plugin): the client's messages,
+  // the fixes below and the lifecycles' are written with `discord:`.
+  const message = `${head}: ${detail}${fix === undefined ? "" : `\nfix: ${fix}`}`;
+  return new ProviderFailure(inNamespace(message, settings?.namespace));
+}
+
+/** A check's failures with the settings they name in the door's namespace (`inNamespace`). */
+function checkInNamespace<R>(result: R, namespace: ConfigNamespace | undefined): R {
+  const failures = (result as { failures?: unknown } | undefined)?.failures;
+  if (!Array.isArray(failures)) return result;
+  return {
+    ...result,
+    failures: failures.map((f: { reason?: unknown }) =>
+      typeof f.reason === "string" ? { ...f, reason: inNamespace(f.reason, namespace) } : f,
+    ),
+  };
 }
 
 function explain(
@@ -287,7 +304,10 @@ export function forEngine<P extends ResourceProviderMethods>(
       } catch (err) {
         const reason = err instanceof Error ? err.message : String(err);
         const failure = new ProviderFailure(
-          `reading the provider's configuration failed: ${reason}`,
+          inNamespace(
+            `reading the provider's configuration failed: ${reason}`,
+            req.config.namespace,
+          ),
         );
         quietHostEcho(failure);
         throw failure;
@@ -295,7 +315,8 @@ export function forEngine<P extends ResourceProviderMethods>(
     },
     check: wrap(
       "check",
-      (o: Bag, n: Bag) => provider.check(o, n),
+      async (o: Bag, n: Bag) =>
+        checkInNamespace(await provider.check(o, n), settingsOf(rt)?.namespace),
       (_o, n) => describe(n, undefined),
     ),
     diff: wrap(

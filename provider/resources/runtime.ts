@@ -18,7 +18,7 @@ import { DeploymentMemory } from "./deploymentMemory";
 import { ScopeCache } from "./scopeCache";
 import { ScopeLocks } from "./scopeOverwrite";
 import type { ProviderSettings, StackConfig } from "./settings";
-import { readSettings } from "./settings";
+import { CONFIG_NAMESPACES, inNamespace, readSettings } from "./settings";
 import { TimingLog } from "./timingLog";
 
 export interface RuntimeOptions {
@@ -68,8 +68,11 @@ export class ProviderRuntime {
       readSettings(config, this.env);
       return [];
     } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err);
-      const key = /^discord:(\w+)/.exec(reason)?.[1] ?? "";
+      const namespace = config.namespace ?? CONFIG_NAMESPACES.dynamic;
+      const reason = inNamespace(err instanceof Error ? err.message : String(err), namespace);
+      const key = reason.startsWith(`${namespace}:`)
+        ? (/^(\w+)/.exec(reason.slice(namespace.length + 1))?.[1] ?? "")
+        : "";
       return [{ property: key, reason }];
     }
   }
@@ -94,6 +97,7 @@ export class ProviderRuntime {
   resolveApplicationId(declared: string | undefined): string {
     const id = declared ?? this.settings.applicationId;
     if (!id) {
+      // Named in the door's namespace where the failure leaves for the engine (inNamespace).
       throw new ConfigurationError(
         "no application id: set `applicationId` on the resource, or the stack config " +
           "`discord:applicationId` (pulumi config set discord:applicationId <id>), or DISCORD_APPLICATION_ID.",

@@ -14,11 +14,22 @@ export { WRITE_MODES } from "../writeMode";
 export type { WriteMode } from "../writeMode";
 
 /**
- * The configuration a provider is handed, by namespaced key (`discord:botToken`): the
- * dynamic provider's stack config, or the plugin's provider inputs mapped to those keys.
+ * The namespace of each front door's configuration: the TypeScript dynamic resources read
+ * the stack config `discord:*`, the resource plugin `discord-commands:*` (its package's
+ * name). The settings themselves, and their environment variables, are the same.
+ */
+export const CONFIG_NAMESPACES = { dynamic: "discord", plugin: "discord-commands" } as const;
+export type ConfigNamespace = (typeof CONFIG_NAMESPACES)[keyof typeof CONFIG_NAMESPACES];
+
+/**
+ * The configuration a provider is handed, asked for by the settings' keys below
+ * (`discord:botToken`): the dynamic provider's stack config, or the plugin's provider
+ * inputs mapped to those keys. `namespace` is the one its user sets (default `discord`):
+ * every message names the settings in it (`inNamespace`).
  */
 export interface StackConfig {
   get(key: string): string | undefined;
+  readonly namespace?: ConfigNamespace;
 }
 
 /** Stack config keys, their environment-variable fallbacks, and the client option they set. */
@@ -35,12 +46,34 @@ export const SETTINGS = [
   { key: "discord:timeoutMs", env: "DISCORD_TIMEOUT_MS", option: undefined },
 ] as const;
 
+/** The settings' names, as `discord:<name>` (the keys above) in a message. */
+const SETTING_IN_TEXT = new RegExp(
+  `(?<![\\w/-])discord:(${[...SETTINGS, WRITE_MODE_SETTING].map((s) => s.key.slice("discord:".length)).join("|")})\\b`,
+  "g",
+);
+
+/**
+ * `text` with every setting it names as the dynamic resources do (`discord:botToken`, how
+ * the provider's messages and fixes are written) named in the door's `namespace`
+ * (`discord-commands:botToken` for the plugin): the one place a message learns the door.
+ * Applied where a failure leaves for the engine (engineErrors.ts) and where the settings
+ * are judged (readSettings, `checkConfiguration`). Type tokens
+ * (`pulumi-nodejs:dynamic/discord:GlobalCommand`), keys already in a namespace and
+ * environment variables are left alone.
+ */
+export function inNamespace(text: string, namespace: ConfigNamespace | undefined): string {
+  if (namespace === undefined || namespace === CONFIG_NAMESPACES.dynamic) return text;
+  return text.replace(SETTING_IN_TEXT, `${namespace}:$1`);
+}
+
 /** How long a finished scope list is reused (see scopeCache.ts) unless configured. */
 const DEFAULT_READ_CACHE_MS = 10_000;
 /** How long a bulk batch collects operations (see bulkWriter.ts) unless configured. */
 const DEFAULT_BULK_WINDOW_MS = 200;
 
 export interface ProviderSettings {
+  /** The namespace of the door in use, that messages name the settings in. */
+  readonly namespace: ConfigNamespace;
   readonly client: ClientConfig;
   /** Default application id for resources that do not name one. */
   readonly applicationId: string | undefined;
@@ -56,6 +89,8 @@ export function readSettings(
   config: StackConfig | undefined,
   env: NodeJS.ProcessEnv = process.env,
 ): ProviderSettings {
+  const namespace = config?.namespace ?? CONFIG_NAMESPACES.dynamic;
+  const named = (key: string): string => inNamespace(key, namespace);
   const client: ClientConfig = {};
   let applicationId: string | undefined;
   let readCacheMs = DEFAULT_READ_CACHE_MS;
@@ -65,17 +100,18 @@ export function readSettings(
     if (value === undefined || value === "") continue;
     if (s.option !== undefined) client[s.option] = value;
     else if (s.key === "discord:applicationId") applicationId = value;
-    else if (s.key === "discord:timeoutMs") client.timeoutMs = positiveMs(s.key, value);
-    else if (s.key === "discord:readCacheMs") readCacheMs = nonNegativeMs(s.key, value);
-    else bulkWindowMs = nonNegativeMs(s.key, value);
+    else if (s.key === "discord:timeoutMs") client.timeoutMs = positiveMs(named(s.key), value);
+    else if (s.key === "discord:readCacheMs") readCacheMs = nonNegativeMs(named(s.key), value);
+    else bulkWindowMs = nonNegativeMs(named(s.key), value);
   }
   const mode = config?.get(WRITE_MODE_SETTING.key) ?? env[WRITE_MODE_SETTING.env] ?? "";
   if (mode !== "" && !isWriteMode(mode)) {
     throw new ConfigurationError(
-      `${WRITE_MODE_SETTING.key} (or ${WRITE_MODE_SETTING.env}) must be one of ${WRITE_MODES.join(", ")}, not ${JSON.stringify(mode)}`,
+      `${named(WRITE_MODE_SETTING.key)} (or ${WRITE_MODE_SETTING.env}) must be one of ${WRITE_MODES.join(", ")}, not ${JSON.stringify(mode)}`,
     );
   }
   return {
+    namespace,
     client,
     applicationId,
     readCacheMs,

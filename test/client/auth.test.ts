@@ -154,7 +154,8 @@ describe("missing credentials fail before any request", () => {
     await expect(api.editCommandPermissions("100", "200", "300", body)).rejects.toThrow(
       new ConfigurationError(
         "editing command permissions needs a user's Bearer token with " +
-          "applications.commands.permissions.update: set discord:bearerToken",
+          "applications.commands.permissions.update: set discord:bearerToken " +
+          "(`discord-commands authorize` stores it, or `pulumi config set --secret discord:bearerToken <token>`)",
       ),
     );
     expect(server.hits).toHaveLength(0);

@@ -1,0 +1,205 @@
+/**
+ * `discord-commands authorize` reads and writes the stack config of the door the stack
+ * uses: `discord-commands:*` for the resource plugin, `discord:*` for the TypeScript
+ * dynamic resources, detected from the project (and the stack's config) or chosen with
+ * `--namespace`. Run in process against the emulator's OAuth2 endpoints, with a stand-in
+ * `pulumi` on PATH that keeps the stack's config in a JSON file.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { PassThrough } from "node:stream";
+import type { RunningEmulator } from "../../emulator";
+import { startEmulator } from "../../emulator";
+import { authorize, stackNamespace } from "../../cli/authorize";
+
+jest.setTimeout(60_000);
+
+/** `pulumi config --json` and `pulumi config set [--secret] <key> [value]` over a JSON file. */
+const FAKE_PULUMI = `#!/usr/bin/env node
+const fs = require("fs");
+const file = process.env.FAKE_PULUMI_CONFIG;
+const args = process.argv.slice(2);
+const stack = args.indexOf("--stack");
+if (stack >= 0) args.splice(stack, 2);
+const config = JSON.parse(fs.readFileSync(file, "utf8"));
+if (args[0] === "config" && args[1] === "--json") {
+  process.stdout.write(JSON.stringify(config));
+} else if (args[0] === "config" && args[1] === "set") {
+  const secret = args.includes("--secret");
+  const [key, value] = args.slice(2).filter((a) => a !== "--secret");
+  config[key] = { value: value ?? fs.readFileSync(0, "utf8"), secret };
+  fs.writeFileSync(file, JSON.stringify(config));
+} else {
+  process.stderr.write("unexpected: " + args.join(" "));
+  process.exit(1);
+}
+`;
+
+const PLUGIN_PROJECT = `name: app
+runtime: yaml
+packages:
+  # The resource plugin ships in the npm package.
+  discord-commands: ./node_modules/pulumi-discord-commands/plugin
+resources: {}
+`;
+const DYNAMIC_PROJECT = "name: app\nruntime: nodejs\n";
+
+let emu: RunningEmulator;
+let dir: string;
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, rateLimits: false });
+});
+afterAll(() => emu.close());
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "authorize-"));
+  fs.mkdirSync(path.join(dir, "bin"));
+  fs.writeFileSync(path.join(dir, "bin", "pulumi"), FAKE_PULUMI, { mode: 0o755 });
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+type Config = Record<string, { value: string; secret: boolean }>;
+
+/** Runs the command in a project with `project` as its Pulumi.yaml and `config` as its stack's. */
+async function run(
+  project: string,
+  config: Record<string, string>,
+  extra: string[] = [],
+): Promise<{ code: number; stdout: string; stored: Config }> {
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), project);
+  const file = path.join(dir, "config.json");
+  fs.writeFileSync(
+    file,
+    JSON.stringify(
+      Object.fromEntries(Object.entries(config).map(([k, v]) => [k, { value: v, secret: false }])),
+    ),
+  );
+  const stdout = new PassThrough();
+  let printed = "";
+  let browsed: Promise<unknown> | undefined;
+  stdout.on("data", (chunk: Buffer) => {
+    printed += chunk.toString();
+    const url = /^\s+(http:\/\/\S+\/oauth2\/authorize\?\S+)$/m.exec(printed)?.[1];
+    // The browser: follows the service's redirect to the command's loopback server.
+    if (url !== undefined && browsed === undefined) browsed = fetch(url).then((r) => r.text());
+  });
+  const code = await authorize(["--no-browser", "--cwd", dir, "--timeout", "30", ...extra], {
+    stdout,
+    stderr: new PassThrough(),
+    env: {
+      ...process.env,
+      PATH: `${path.join(dir, "bin")}${path.delimiter}${process.env["PATH"] ?? ""}`,
+      FAKE_PULUMI_CONFIG: file,
+      DISCORD_CLIENT_SECRET: undefined,
+    },
+  });
+  await browsed;
+  return { code, stdout: printed, stored: JSON.parse(fs.readFileSync(file, "utf8")) as Config };
+}
+
+const settings = (ns: string): Record<string, string> => ({
+  [`${ns}:apiUrl`]: emu.url,
+  [`${ns}:applicationId`]: emu.applicationId,
+  [`${ns}:clientSecret`]: emu.clientSecret,
+});
+
+/** The keys the command wrote (the settings given are left as they were). */
+function written(stored: Config, given: Record<string, string>): Record<string, boolean> {
+  return Object.fromEntries(
+    Object.entries(stored)
+      .filter(([k]) => !(k in given))
+      .map(([k, v]) => [k, v.secret]),
+  );
+}
+
+test("a plugin project: reads and writes discord-commands:*", async () => {
+  const given = settings("discord-commands");
+  const res = await run(PLUGIN_PROJECT, given);
+  expect(res.code).toBe(0);
+  expect(written(res.stored, given)).toEqual({
+    "discord-commands:bearerToken": true,
+    "discord-commands:refreshToken": true,
+    "discord-commands:clientId": false,
+  });
+  expect(res.stored["discord-commands:clientId"]?.value).toBe(emu.applicationId);
+  expect(res.stdout).toMatch(
+    /Stored discord-commands:bearerToken and discord-commands:refreshToken as secrets of the stack \(the namespace discord-commands: Pulumi.yaml's packages: block names discord-commands;/,
+  );
+});
+
+test("a TypeScript project on the dynamic resources: reads and writes discord:*", async () => {
+  const given = settings("discord");
+  const res = await run(DYNAMIC_PROJECT, given);
+  expect(res.code).toBe(0);
+  expect(written(res.stored, given)).toEqual({
+    "discord:bearerToken": true,
+    "discord:refreshToken": true,
+    "discord:clientId": false,
+  });
+});
+
+test("--namespace chooses; with the other door's settings only, no client id is found", async () => {
+  // Both namespaces in the config of a nodejs project: detected as discord, unless chosen.
+  const given = { ...settings("discord"), ...settings("discord-commands") };
+  const res = await run(DYNAMIC_PROJECT, given, ["--namespace", "discord-commands"]);
+  expect(res.code).toBe(0);
+  expect(Object.keys(written(res.stored, given)).sort()).toEqual([
+    "discord-commands:bearerToken",
+    "discord-commands:clientId",
+    "discord-commands:refreshToken",
+  ]);
+  expect(res.stdout).toMatch(/\(the namespace discord-commands: chosen with --namespace; scopes:/);
+  // The plugin project reads only discord-commands:*: the discord:* settings are not its.
+  await expect(run(PLUGIN_PROJECT, settings("discord"))).rejects.toThrow(
+    "no client id: pass --client-id, or set discord-commands:clientId or discord-commands:applicationId " +
+      "(the namespace discord-commands: Pulumi.yaml's packages: block names discord-commands; --namespace chooses)",
+  );
+});
+
+test("a bad --namespace is a usage error", async () => {
+  const stderr = new PassThrough();
+  let said = "";
+  stderr.on("data", (c: Buffer) => (said += c.toString()));
+  const code = await authorize(["--namespace", "discord-command"], {
+    stdout: new PassThrough(),
+    stderr,
+    env: {},
+  });
+  expect(code).toBe(2);
+  expect(said).toMatch(/--namespace: discord-command is not one of discord, discord-commands/);
+  expect(said).toMatch(/--namespace <ns> +discord-commands or discord/);
+});
+
+describe("the door the stack uses", () => {
+  const ns = (project: string | undefined, keys: string[] = []): string =>
+    stackNamespace(project, keys).namespace;
+
+  test("the project's packages: block, or a runtime other than nodejs: the plugin's", () => {
+    expect(ns(PLUGIN_PROJECT)).toBe("discord-commands");
+    const tsPlugin =
+      "name: app\nruntime: nodejs\npackages:\n  discord-commands:\n    source: ./node_modules/pulumi-discord-commands/plugin\n";
+    expect(ns(tsPlugin, ["discord:apiUrl"])).toBe("discord-commands");
+    expect(ns('name: app\nruntime: "go"\n')).toBe("discord-commands");
+    expect(ns("name: app\nruntime:\n  name: python\n  options:\n    toolchain: pip\n")).toBe(
+      "discord-commands",
+    );
+    expect(ns("name: app\nruntime: yaml # a comment\n")).toBe("discord-commands");
+  });
+
+  test("a nodejs project: the namespace its stack config has keys in, else discord", () => {
+    expect(ns(DYNAMIC_PROJECT)).toBe("discord");
+    expect(ns(DYNAMIC_PROJECT, ["app:guildId", "discord-commands:apiUrl"])).toBe(
+      "discord-commands",
+    );
+    expect(ns(DYNAMIC_PROJECT, ["discord:apiUrl"])).toBe("discord");
+    expect(ns(DYNAMIC_PROJECT, ["discord:apiUrl", "discord-commands:apiUrl"])).toBe("discord");
+    expect(ns(undefined, ["discord-commands:botToken"])).toBe("discord-commands");
+    // A config block or a resource type naming the plugin is not a packages: block.
+    expect(
+      ns(
+        "name: app\nruntime: nodejs\nconfig:\n  discord-commands:apiUrl: x\nresources:\n  a:\n    type: discord-commands:GlobalCommand\n",
+      ),
+    ).toBe("discord");
+  });
+});
