@@ -135,6 +135,13 @@ export function renderReference(schema: PackageSchema, generatedBy: string): str
     "",
     `Stack configuration \`${schema.name}:<key>\`, or the inputs of an explicit provider.`,
     "",
+    `The package's TypeScript dynamic resources (\`import * as discord from "pulumi-discord-commands"\`) ` +
+      "read the same settings from the stack configuration `discord:<key>` " +
+      "(`pulumi config set --secret discord:botToken <token>`); the plugin reads only " +
+      `\`${schema.name}:<key>\` (\`pulumi config set --secret ${schema.name}:botToken <token>\`). ` +
+      "Every error and `fix:` line names the keys of the one in use, and " +
+      "`discord-commands authorize` stores the user's tokens there (`--namespace` chooses).",
+    "",
     schema.provider.description,
     "",
     ...propertyTable(schema.config.variables, [], { name: "Key", required: "Required" }),
