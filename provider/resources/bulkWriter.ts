@@ -6,7 +6,7 @@
  * PUTs instead of 100 rate-limited POSTs.
  *
  * A bulk overwrite deletes every command its list leaves out, so the list is built from
- * the live scope (the scope cache: one list GET, then each PUT's answer): every live
+ * the live scope (a list GET under the scope's lock, right before the PUT): every live
  * command the batch does not touch is carried unchanged (same id, every field the
  * endpoint's body accepts, the entry point included), updates are applied to their
  * command, creates are added (or, like the POST's upsert, take over the live command of
@@ -22,8 +22,10 @@
  * a batch stays open while the scope's PUT would wait on its rate limit anyway, while its
  * creates go one POST each as far as the scope's create bucket takes them now
  * (`roomForPut`). Operations that arrive after a batch closed join the next one. A
- * scope's batches never overlap, because each PUT's list is built from the previous
- * answer (the POSTs' answers go into it too). (Measured with `npm run bench`: operations of one engine wave arrive spread
+ * batch is written under the scope's one lock (scopeOverwrite.ts), taken once the PUT and
+ * the list GET have room (no rate-limit wait holds it), and its list is read after the
+ * lock was taken: never the cache nor a previous answer, which another writer (a
+ * `ScopeCommands`, another tool) may have overtaken since. The POSTs share the lock. (Measured with `npm run bench`: operations of one engine wave arrive spread
  * over 0.2-1.5 s on a loaded 2-core machine; 10 ms and 50 ms windows made more, smaller
  * PUTs than 200 ms. See the README.)
  *
@@ -42,7 +44,9 @@ import { Routes } from "../routes";
 import type { Clock } from "./clock";
 import type { ScopeCache } from "./scopeCache";
 import { JsonLinesFile } from "./jsonLinesFile";
-import { putScope, sameIdentity } from "./scopeOverwrite";
+import type { ScopeLocks } from "./scopeOverwrite";
+import { freshScope, putScope, sameIdentity, withScopeList } from "./scopeOverwrite";
+import type { Warnings } from "./warnings";
 import { createsByPost, fillStep, holdStep } from "./bulkBatching";
 import type { ProviderSettings } from "./settings";
 
@@ -105,6 +109,8 @@ export interface BulkRuntime {
   readonly settings: ProviderSettings;
   readonly clock: Clock;
   readonly scopes: ScopeCache;
+  readonly scopeLocks: ScopeLocks;
+  readonly warnings: Warnings;
 }
 
 function emptyStats(): BulkStats {
@@ -192,16 +198,25 @@ export class BulkWriter {
       const holdStart = this.rt.clock.now();
       await this.fillUp(queue);
       await this.roomForPut(queue);
-      queue.scheduled = false;
-      batch = queue.pending.splice(0);
-      if (batch.length === 0) return;
-      this.inProgress.add(queue.key);
-      this.takeOff(batch);
-      try {
-        await this.runBatch(queue, batch, this.rt.clock.now() - holdStart);
-      } finally {
-        this.inProgress.delete(queue.key);
+      if (queue.pending.length === 0) {
+        // Every create went by POST: no PUT (nor a wait for the lock) for this batch.
+        queue.scheduled = false;
+        return;
       }
+      // The scope's lock, once its list GET and PUT have room: the batch takes what
+      // arrived meanwhile too, and is built from a list read under the lock.
+      await withScopeList(this.rt, queue.applicationId, queue.guildId, async () => {
+        queue.scheduled = false;
+        batch = queue.pending.splice(0);
+        if (batch.length === 0) return;
+        this.inProgress.add(queue.key);
+        this.takeOff(batch);
+        try {
+          await this.runBatch(queue, batch, this.rt.clock.now() - holdStart);
+        } finally {
+          this.inProgress.delete(queue.key);
+        }
+      });
     } catch (error) {
       if (batch === undefined) {
         queue.scheduled = false;
@@ -295,13 +310,16 @@ export class BulkWriter {
     const { applicationId, guildId } = queue;
     this.logBatch(queue, batch, 0, "post");
     const api = this.rt.client;
-    const results = await Promise.allSettled(
-      batch.map((p) => {
-        const body = (p.op as { body: WireCommandBody }).body;
-        return guildId === undefined
-          ? api.createGlobalCommand(applicationId, body)
-          : api.createGuildCommand(applicationId, guildId, body);
-      }),
+    // One-command writes: the scope's shared lock (never while a PUT is being built).
+    const results = await this.rt.scopeLocks.shared(applicationId, guildId, () =>
+      Promise.allSettled(
+        batch.map((p) => {
+          const body = (p.op as { body: WireCommandBody }).body;
+          return guildId === undefined
+            ? api.createGlobalCommand(applicationId, body)
+            : api.createGuildCommand(applicationId, guildId, body);
+        }),
+      ),
     );
     const made: WireCommand[] = [];
     results.forEach((r, i) => {
@@ -361,12 +379,14 @@ export class BulkWriter {
     }
   }
 
+  /** How long the scope's PUT, and the list GET it is built from, would wait now. */
   private putWaitMs(queue: ScopeQueue): number {
-    const route =
+    const routes =
       queue.guildId === undefined
-        ? Routes.bulkOverwriteGlobalCommands
-        : Routes.bulkOverwriteGuildCommands;
-    return this.rt.client.rest.rateLimitWaitMs(route, routeParams(queue));
+        ? [Routes.bulkOverwriteGlobalCommands, Routes.listGlobalCommands]
+        : [Routes.bulkOverwriteGuildCommands, Routes.listGuildCommands];
+    const rest = this.rt.client.rest;
+    return Math.max(...routes.map((r) => rest.rateLimitWaitMs(r, routeParams(queue))));
   }
 
   /** Counts a batch in the stats and, with `DISCORD_BULK_LOG` set, logs it. */
@@ -406,8 +426,10 @@ export class BulkWriter {
       p.reject(error);
     };
     try {
-      const live = await this.rt.scopes.scopeCommands(applicationId, guildId);
-      const entries: Entry[] = [...live.values()].map((c) => ({
+      // The caller holds the scope's lock: a list read now, not the cache (which another
+      // writer may have overtaken since the last PUT's answer).
+      const live = await freshScope(this.rt, applicationId, guildId);
+      const entries: Entry[] = live.map((c) => ({
         id: c.id,
         intended: { ...c },
         waiting: [],
@@ -479,7 +501,12 @@ export class BulkWriter {
         return;
       }
 
-      const results = await putScope(this.rt, applicationId, guildId, list);
+      const results = await putScope(
+        this.rt,
+        applicationId,
+        guildId,
+        list.map((e) => ({ id: e.id, intended: e.intended, carried: e.waiting.length === 0 })),
+      );
       list.forEach((e, i) => {
         const result = results[i];
         for (const p of e.waiting) {

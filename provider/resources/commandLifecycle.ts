@@ -28,7 +28,8 @@ import { forEngine } from "./engineErrors";
 import type { ProviderRuntime } from "./runtime";
 import type { StackConfig } from "./settings";
 import { adoptLiveTwin } from "./liveTwin";
-import { scopeName } from "./scopeOverwrite";
+import { scopeName, writeOne } from "./scopeOverwrite";
+import { Routes } from "../routes";
 import { createProblems, replacementNeedsRoom } from "./scopeLimits";
 import type { Bag, Path } from "./propertyBags";
 import {
@@ -293,7 +294,16 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvi
       const body = wireBody(commandArgs(inputs), scope);
       const api = rt.client;
       const bulk = rt.settings.writeMode === "bulk";
-      const adoption = await adoptLiveTwin(api, rt.scopes, applicationId, guildId, body, bulk);
+      const edit = guildId === undefined ? Routes.editGlobalCommand : Routes.editGuildCommand;
+      const adoption = await adoptLiveTwin(
+        api,
+        rt.scopes,
+        applicationId,
+        guildId,
+        body,
+        bulk,
+        (fn) => writeOne(rt, applicationId, guildId, edit, fn),
+      );
       if (adoption !== undefined) {
         if (adoption.written) rt.scopes.invalidateScope(applicationId, guildId);
         rt.deployment.commandWritten(adoption.command.id);
@@ -309,10 +319,14 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvi
           if (r.command === undefined) throw new Error("bulk create answered without a command");
           result = { command: r.command, created: r.created };
         } else {
-          result =
+          // Every write to a scope goes through its lock (scopeOverwrite.ts).
+          const post =
+            guildId === undefined ? Routes.createGlobalCommand : Routes.createGuildCommand;
+          result = await writeOne(rt, applicationId, guildId, post, () =>
             guildId === undefined
-              ? await api.createGlobalCommand(applicationId, body)
-              : await api.createGuildCommand(applicationId, guildId, body);
+              ? api.createGlobalCommand(applicationId, body)
+              : api.createGuildCommand(applicationId, guildId, body),
+          );
           rt.scopes.invalidateScope(applicationId, guildId);
         }
       } catch (err) {
@@ -362,10 +376,12 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvi
           command = r.command ?? { id, version: String(olds["version"] ?? "") };
         } else {
           // A command deleted outside the stack answers 10063: engineErrors.ts says to refresh.
-          command =
+          const edit = guildId === undefined ? Routes.editGlobalCommand : Routes.editGuildCommand;
+          command = await writeOne(rt, applicationId, guildId, edit, () =>
             guildId === undefined
-              ? await api.editGlobalCommand(applicationId, id, patch)
-              : await api.editGuildCommand(applicationId, guildId, id, patch);
+              ? api.editGlobalCommand(applicationId, id, patch)
+              : api.editGuildCommand(applicationId, guildId, id, patch),
+          );
           rt.scopes.invalidateScope(applicationId, guildId);
         }
       }
@@ -389,8 +405,12 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvi
         await rt.bulk.write(applicationId, guildId, { kind: "delete", id });
         return;
       }
-      if (guildId === undefined) await api.deleteGlobalCommand(applicationId, id);
-      else await api.deleteGuildCommand(applicationId, guildId, id);
+      const route = guildId === undefined ? Routes.deleteGlobalCommand : Routes.deleteGuildCommand;
+      await writeOne(rt, applicationId, guildId, route, () =>
+        guildId === undefined
+          ? api.deleteGlobalCommand(applicationId, id)
+          : api.deleteGuildCommand(applicationId, guildId, id),
+      );
       rt.scopes.invalidateScope(applicationId, guildId);
     },
   };

@@ -59,6 +59,8 @@ export async function adoptLiveTwin(
   guildId: string | undefined,
   body: WireCommandBody,
   bulk = false,
+  /** Runs the PATCH (the caller's per-scope write lock); default: at once. */
+  write: <T>(fn: () => Promise<T>) => Promise<T> = (fn) => fn(),
 ): Promise<Adoption | undefined> {
   const twin = await findLiveTwin(scopes, applicationId, guildId, body);
   if (twin === undefined) return undefined;
@@ -67,10 +69,11 @@ export async function adoptLiveTwin(
   const renamed = twin.name !== body.name; // only the application's entry point
   if (bulk && !renamed) return undefined;
   const patch = patchBody(body, fields) as WireCommandPatch;
-  const command =
+  const command = await write(() =>
     guildId === undefined
-      ? await api.editGlobalCommand(applicationId, twin.id, patch)
-      : await api.editGuildCommand(applicationId, guildId, twin.id, patch);
+      ? api.editGlobalCommand(applicationId, twin.id, patch)
+      : api.editGuildCommand(applicationId, guildId, twin.id, patch),
+  );
   // A rename drops the command's overwrites.
   if (renamed) scopes.invalidateApplicationPermissions(applicationId);
   return { command, written: true };

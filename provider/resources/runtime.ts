@@ -20,11 +20,15 @@ import { ScopeLocks } from "./scopeOverwrite";
 import type { ProviderSettings, StackConfig } from "./settings";
 import { CONFIG_NAMESPACES, inNamespace, readSettings } from "./settings";
 import { TimingLog } from "./timingLog";
+import type { WarningSink } from "./warnings";
+import { Warnings } from "./warnings";
 
 export interface RuntimeOptions {
   readonly clock?: Clock;
   /** Environment-variable fallbacks of the settings (default: `process.env`). */
   readonly env?: NodeJS.ProcessEnv;
+  /** Where warning lines go (default: the engine's `Log`, else stderr; warnings.ts). */
+  readonly warn?: WarningSink;
 }
 
 export class ProviderRuntime {
@@ -32,8 +36,10 @@ export class ProviderRuntime {
   readonly deployment = new DeploymentMemory();
   readonly scopes: ScopeCache;
   readonly bulk: BulkWriter;
-  /** Each scope's bulk overwrites, one at a time (scopeOverwrite.ts). */
+  /** Each scope's one lock, through which every write to the scope goes (scopeOverwrite.ts). */
   readonly scopeLocks = new ScopeLocks();
+  /** Warning lines for the user (warnings.ts). */
+  readonly warnings: Warnings;
   /** `DISCORD_TIMING_LOG`: the provider calls' and rate-limit waits' timings (timingLog.ts). */
   readonly timing: TimingLog;
   private readonly env: NodeJS.ProcessEnv;
@@ -46,6 +52,7 @@ export class ProviderRuntime {
     this.clock = options.clock ?? systemClock;
     this.env = options.env ?? process.env;
     this.timing = new TimingLog(this.env["DISCORD_TIMING_LOG"]);
+    this.warnings = new Warnings(options.warn);
     this.scopes = new ScopeCache(this);
     this.bulk = new BulkWriter(this);
   }

@@ -41,7 +41,7 @@ import type { Bag } from "./propertyBags";
 import { omit, optionalString, UNKNOWN, unknownPaths, withoutUnknowns } from "./propertyBags";
 import type { ProviderRuntime } from "./runtime";
 import type { StackConfig } from "./settings";
-import { freshScope, overwriteScope, sameIdentity } from "./scopeOverwrite";
+import { freshScope, overwriteScope, sameIdentity, withScopeList } from "./scopeOverwrite";
 import type { IntendedCommand } from "./scopeOverwrite";
 import { planScopeWrite } from "./scopeWritePlan";
 import { commandKey } from "./commandKeys";
@@ -307,7 +307,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
     managedIds: Record<string, string>,
   ): Promise<Record<string, string>> {
     const scope: Scope = guildId === undefined ? "global" : "guild";
-    return rt.scopeLocks.run(applicationId, guildId, async () => {
+    return withScopeList(rt, applicationId, guildId, async () => {
       const live = await freshScope(rt, applicationId, guildId);
       const managed = new Set(Object.values(managedIds));
       const bodies = Object.entries(declared).map(
@@ -335,7 +335,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
           differs = true; // managed, no longer declared: left out, so deleted
           continue;
         }
-        list.push({ id: c.id, intended: { ...c } as Bag });
+        list.push({ id: c.id, intended: { ...c } as Bag, carried: true });
         keyAt.push(undefined);
       }
       for (const [key, body] of bodies) {
@@ -355,7 +355,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
         const answer = await overwriteScope(rt, applicationId, guildId, live, list);
         answer.forEach((command, i) => {
           const key = keyAt[i];
-          if (key !== undefined) ids[key] = command.id;
+          if (key !== undefined && command !== undefined) ids[key] = command.id;
         });
       }
       for (const id of Object.values(ids)) rt.deployment.commandWritten(id);
@@ -544,7 +544,8 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
       let next: Record<string, string>;
       if (plan === "none") next = ids;
       else if (plan === "each") {
-        await rt.scopeLocks.run(applicationId, guildId, () =>
+        // One-command writes: the scope's shared lock (scopeOverwrite.ts).
+        await rt.scopeLocks.shared(applicationId, guildId, () =>
           writeEach(applicationId, guildId, changes, ids),
         );
         next = ids;
@@ -563,7 +564,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
       const plan = planScopeWrite({ creates: 0, edits: 0, deletes: changes.length });
       if (plan === "none") return;
       if (plan === "each") {
-        await rt.scopeLocks.run(applicationId, guildId, () =>
+        await rt.scopeLocks.shared(applicationId, guildId, () =>
           writeEach(applicationId, guildId, changes, { ...ids }),
         );
         return;

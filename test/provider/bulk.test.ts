@@ -73,7 +73,7 @@ function liveGuild(): Map<string, Record<string, unknown>> {
 const userArgs = (name: string): Bag => ({ type: 2, name });
 
 describe("bulk write mode", () => {
-  test("8 parallel creates in a guild: one list GET and one PUT; unmanaged commands kept unchanged", async () => {
+  test("8 parallel creates in a guild: two list GETs and one PUT; unmanaged commands kept unchanged", async () => {
     await bulkDeployment();
     const others = await seedUnmanagedGuild();
     emu.control.resetLog();
@@ -85,7 +85,9 @@ describe("bulk write mode", () => {
     ];
     const results = await Promise.all(inputs.map((i) => guildProvider.create(i)));
 
-    expect(requests(emu, "GET").length).toBe(1);
+    // The creates' snapshot (live twins), then the list the PUT is built from, read under
+    // the scope's lock right before it.
+    expect(requests(emu, "GET").length).toBe(2);
     expect(requests(emu, "PUT").map((e) => e.route)).toEqual(["bulkOverwriteGuildCommands"]);
     // other-a's nsfw goes in the PUT (the service keeps it there): no second write.
     expect(requests(emu, "PATCH").length).toBe(0);
@@ -106,7 +108,7 @@ describe("bulk write mode", () => {
     for (const o of others) expect(live.get(str(o["id"]))).toEqual(o);
   });
 
-  test("update, delete and create of one scope in one PUT; the next batch reuses its answer (no GET)", async () => {
+  test("update, delete and create of one scope in one PUT; the next batch reads the list again under the lock", async () => {
     await bulkDeployment();
     const others = await seedUnmanagedGuild();
     const [a, b] = await Promise.all([
@@ -123,7 +125,7 @@ describe("bulk write mode", () => {
       guildProvider.delete(b.id, b.outs),
       guildProvider.create(guildInputs(emu, slashArgs("gamma"))),
     ]);
-    expect(requests(emu, "GET").length).toBe(1);
+    expect(requests(emu, "GET").length).toBe(2); // the create's snapshot, the PUT's list
     expect(requests(emu, "PUT").length).toBe(1);
     expect(writes(emu).length).toBe(1); // the PUT alone
 
@@ -134,10 +136,11 @@ describe("bulk write mode", () => {
     expect(live.get(created.id)?.["name"]).toBe("gamma");
     for (const o of others) expect(live.get(str(o["id"]))).toEqual(o);
 
-    // The next batch of the deployment starts from the PUT's answer: no list GET.
+    // The next batch of the deployment reads the list again under the scope's lock (another
+    // writer may have changed the scope since the last answer): one GET, right before it.
     emu.control.resetLog();
     await guildProvider.create(guildInputs(emu, slashArgs("delta")));
-    expect(requests(emu, "GET").length).toBe(0);
+    expect(requests(emu, "GET").length).toBe(1);
     expect(requests(emu, "PUT").length).toBe(1);
   });
 
@@ -429,7 +432,14 @@ describe("bulk mode under the engine's shared parallel slots", () => {
 
   test("creates whose PUT would wait for its rate limit go as POSTs; the next PUT keeps them", async () => {
     own.control.setRateLimits(
-      RateLimitConfig.parse({ routeDefault: { limit: 1, windowMs: 1500 } }),
+      RateLimitConfig.parse({
+        routeDefault: { limit: 1, windowMs: 1500 },
+        // Each PUT is built from a list read under the scope's lock: the lists have room.
+        routes: {
+          "guild-commands-create": { limit: 5, windowMs: 20_000 },
+          "guild-commands-list": { limit: 10, windowMs: 1500 },
+        },
+      }),
     );
     await guildProvider.create(guildInputs(own, slashArgs("first")));
     expect(requests(own, "PUT")).toHaveLength(1);
@@ -442,8 +452,8 @@ describe("bulk mode under the engine's shared parallel slots", () => {
     expect(Date.now() - started).toBeLessThan(1_200);
     expect(requests(own, "POST").map((e) => e.status)).toEqual([201, 201, 201]);
     expect(requests(own, "PUT")).toHaveLength(1);
-    // An update waits for the PUT, whose list carries the POSTed commands (built from the
-    // cache the POSTs' answers went into: no second list GET).
+    // An update waits for the PUT, whose list carries the POSTed commands (built from a
+    // list read under the scope's lock, after the POSTs were answered).
     const live = own.control.commands().find((c) => c["name"] === "first");
     await guildProvider.update(
       str(live?.["id"]),
@@ -451,7 +461,8 @@ describe("bulk mode under the engine's shared parallel slots", () => {
       guildInputs(own, slashArgs("first", { description: "Changed" })),
     );
     expect(requests(own, "PUT")).toHaveLength(2);
-    expect(requests(own, "GET")).toHaveLength(1);
+    // The creates' one snapshot, then one list right before each PUT.
+    expect(requests(own, "GET")).toHaveLength(3);
     expect(names("guild")).toEqual(["first", "posted1", "posted2", "posted3"]);
   });
 
@@ -459,7 +470,10 @@ describe("bulk mode under the engine's shared parallel slots", () => {
     own.control.setRateLimits(
       RateLimitConfig.parse({
         routeDefault: { limit: 1, windowMs: 1500 },
-        routes: { "guild-commands-create": { limit: 2, windowMs: 20_000 } },
+        routes: {
+          "guild-commands-create": { limit: 2, windowMs: 20_000 },
+          "guild-commands-list": { limit: 10, windowMs: 1500 },
+        },
       }),
     );
     await guildProvider.create(guildInputs(own, slashArgs("first")));
@@ -474,7 +488,8 @@ describe("bulk mode under the engine's shared parallel slots", () => {
       }),
     );
     const log = own.requestLog().map((e) => `${e.method} ${e.status}`);
-    expect(log).toEqual(["POST 201", "POST 201", "PUT 200"]);
+    // The PUT is built from a list read under the scope's lock, right before it.
+    expect(log).toEqual(["POST 201", "POST 201", "GET 200", "PUT 200"]);
     // Both POSTed creates were answered before the PUT's.
     expect(resolved.slice(0, 2).sort()).toEqual(["c1", "c2"]);
     // The PUT's list carries the POSTed commands and the first one: none is lost.

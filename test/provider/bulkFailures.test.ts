@@ -82,6 +82,8 @@ test("a failure before the batch is taken fails its operations; the scope's next
     settings: runtime.settings,
     clock: runtime.clock,
     scopes: runtime.scopes,
+    scopeLocks: runtime.scopeLocks,
+    warnings: runtime.warnings,
   };
   const writer = new BulkWriter(flaky);
   const body = { name: "one", description: "One" };

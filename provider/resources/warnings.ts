@@ -1,0 +1,87 @@
+/**
+ * Warnings the provider gives the user while an operation still succeeds (a bulk
+ * overwrite that made again a command another writer deleted in its window: issue 39).
+ *
+ * How they reach the user, in both front doors: the engine starts the dynamic-provider
+ * host (`pulumi-resource-pulumi-nodejs`) and the resource plugin with its own address as
+ * the last argument, and serves the `pulumirpc.Engine` `Log` call there: a message sent
+ * with severity WARNING is printed by the CLI as a `warning:` line of the deployment's
+ * diagnostics, like `pulumi.log.warn` in a program. Neither process connects to it by
+ * itself (the dynamic-provider host takes the address and ignores it), so this does. Where
+ * there is no engine (tests, the CLI's commands), or the call fails, the line goes to
+ * stderr, which the engine also shows (as an info line of the stack) for a plugin.
+ *
+ * Every warning is also kept (`messages`), for tests and for callers that report them.
+ */
+import type * as Grpc from "@grpc/grpc-js";
+import type * as EngineGrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
+import type * as EngineProto from "@pulumi/pulumi/proto/engine_pb";
+
+/** The engine's address among a plugin process's arguments (the last one), if any. */
+export function engineAddress(argv: readonly string[] = process.argv): string | undefined {
+  const last = argv.length > 2 ? argv[argv.length - 1] : undefined;
+  return last !== undefined && /^(\[[0-9a-fA-F:]+\]|[\w.-]+):\d{1,5}$/.test(last)
+    ? last
+    : undefined;
+}
+
+/** Where a warning line goes. */
+export type WarningSink = (message: string) => Promise<void>;
+
+/** Severity WARNING of pulumirpc.LogSeverity (pulumi/engine.proto). */
+const LOG_SEVERITY_WARNING = 2;
+
+/** Sends warnings to the engine at `address` through its `Log` call. */
+export function engineSink(address: string): WarningSink {
+  let client: EngineGrpc.EngineClient | undefined;
+  return (message) =>
+    new Promise<void>((resolve, reject) => {
+      try {
+        // Loaded on the first warning only: most deployments never give one.
+        /* eslint-disable @typescript-eslint/no-require-imports */
+        const grpc = require("@grpc/grpc-js") as typeof Grpc;
+        const engrpc = require("@pulumi/pulumi/proto/engine_grpc_pb") as typeof EngineGrpc;
+        const engproto = require("@pulumi/pulumi/proto/engine_pb") as typeof EngineProto;
+        /* eslint-enable @typescript-eslint/no-require-imports */
+        client ??= new engrpc.EngineClient(address, grpc.credentials.createInsecure());
+        const req = new engproto.LogRequest();
+        req.setSeverity(LOG_SEVERITY_WARNING as EngineProto.LogSeverity);
+        req.setMessage(message);
+        const deadline = Date.now() + 5_000;
+        client.log(req, new grpc.Metadata(), { deadline }, (err) =>
+          err ? reject(err) : resolve(),
+        );
+      } catch (err) {
+        reject(err);
+      }
+    });
+}
+
+/** stderr: what the engine shows of a plugin's own output. */
+export const stderrSink: WarningSink = async (message) => {
+  process.stderr.write(`warning: ${message}\n`);
+};
+
+export class Warnings {
+  /** Every warning given, in order. */
+  readonly messages: string[] = [];
+  private readonly sink: WarningSink;
+
+  constructor(sink?: WarningSink) {
+    const address = engineAddress();
+    this.sink = sink ?? (address !== undefined ? engineSink(address) : stderrSink);
+  }
+
+  /**
+   * Gives one warning line; resolves once it was handed over (never rejects: a warning
+   * that cannot reach the engine goes to stderr instead).
+   */
+  async warn(message: string): Promise<void> {
+    this.messages.push(message);
+    try {
+      await this.sink(message);
+    } catch {
+      await stderrSink(message);
+    }
+  }
+}
