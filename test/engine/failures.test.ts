@@ -256,6 +256,27 @@ test("a bad setting on preview", async () => {
   }
 });
 
+test("no token on up names discord:botToken; set as it says, the next up passes", async () => {
+  await prog.ok(["config", "rm", "discord:botToken"]);
+  try {
+    prog.write({ "index.ts": program("Changed") });
+    const text = await failing([], UP);
+    expect(text).toBe(
+      `error: updating ${ping()} failed: command requests need the application's credentials: ` +
+        "set discord:botToken (`pulumi config set --secret discord:botToken <token>`), " +
+        "or discord:clientId and discord:clientSecret (a secret) for a client-credentials token",
+    );
+    // Followed literally: the key the message names, set as it says.
+    const key = /`pulumi config set --secret (\S+) <token>`/.exec(text)?.[1] ?? "";
+    await prog.ok(["config", "set", "--secret", key, emu.botToken]);
+    await prog.up();
+    const live = emu.control.commands().find((c) => c["name"] === "ping");
+    expect(live?.["description"]).toBe("Changed");
+  } finally {
+    await prog.ok(["config", "set", "--secret", "discord:botToken", emu.botToken]);
+  }
+});
+
 // Last: the 5xx class fails a destroy, which leaves the stack as it was.
 test("5xx after every retry on destroy", async () => {
   const text = await failing(

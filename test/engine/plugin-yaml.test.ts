@@ -245,21 +245,40 @@ test("pulumi import by id, then the declared resource previews with no change", 
   expect(writes()).toEqual([]);
 });
 
-test("a wrong token fails with one clear message, and the token never shows", async () => {
-  await prog.ok(["config", "set", "--secret", "discord-commands:botToken", "not-the-token"]);
+test("a missing, then a wrong token: each message names discord-commands:botToken; set as it says, the next up passes; the token never shows", async () => {
+  const UP = ["up", "--yes", "--non-interactive", "--skip-preview"];
+  /** The key of the `pulumi config set --secret <key> <token>` the output says to run. */
+  const keyToSet = (text: string): string =>
+    /`pulumi config set --secret (\S+) <token>`/.exec(text)?.[1] ?? "(none)";
+  await prog.ok(["config", "rm", "discord-commands:botToken"]);
   // A change to write, so the provider uses the new configuration.
   prog.write({
     "Pulumi.yaml": yamlProgram(demoSet("remove").replace("Check the bot", "Check the bot!")),
   });
-  const res = await prog.run(["up", "--yes", "--non-interactive", "--skip-preview"]);
+  const missing = await prog.run(UP);
+  expect(missing.code).not.toBe(0);
+  const said = missing.stdout + missing.stderr;
+  expect(said).toMatch(
+    /updating global command "ping" .* failed: command requests need the application's credentials: set discord-commands:botToken /,
+  );
+  expect(said).toContain("or discord-commands:clientId and discord-commands:clientSecret");
+  expect(said).not.toContain("discord:");
+  expect(keyToSet(said)).toBe("discord-commands:botToken");
+
+  // Followed literally, with a wrong token: the plugin reads it (the service rejects it).
+  await prog.ok(["config", "set", "--secret", keyToSet(said), "not-the-token"]);
+  const res = await prog.run(UP);
   expect(res.code).not.toBe(0);
   const text = res.stdout + res.stderr;
   expect(text).toMatch(
     /updating global command "ping" .* failed: PATCH \S+ answered 401 \(code 0\)/,
   );
-  expect(text).toMatch(/fix: the application's credentials were rejected/);
+  expect(text).toMatch(
+    /fix: the application's credentials were rejected: set a valid one with `pulumi config set --secret discord-commands:botToken <token>` \(or discord-commands:clientId and discord-commands:clientSecret\)/,
+  );
+  expect(text).not.toContain("discord:");
   expect(text).not.toContain("not-the-token");
-  await prog.ok(["config", "set", "--secret", "discord-commands:botToken", emu.botToken]);
+  await prog.ok(["config", "set", "--secret", keyToSet(text), emu.botToken]);
   await prog.up();
   expect(liveNamed("ping")?.["description"]).toBe("Check the bot!");
 });
