@@ -3,7 +3,7 @@
  * DELETE per resource) or `bulk` (the writes of one deployment to one scope coalesce
  * into one bulk overwrite PUT that carries every other live command unchanged; see
  * resources/bulkWriter.ts and the README's "Bulk write mode"). Its own module because
- * the program reads the setting too (sdk/registry.ts: the order it hands commands to the
+ * the program reads the setting too (sdk/registrationOrder.ts: the order it hands commands to the
  * engine), without loading the provider.
  */
 export const WRITE_MODES = ["per-command", "bulk"] as const;

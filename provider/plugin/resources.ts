@@ -1,8 +1,9 @@
 /**
  * The plugin's resources: the same lifecycles as the dynamic resources
- * (provider/resources), by type token, plus what only the plugin does: the
- * deployment-wide checks (claims.ts: the plugin sees every resource's `check`, whatever
- * the program's language), and `pulumi import` by id (a Read with no properties).
+ * (provider/resources), by type token, with the deployment-wide checks (claims.ts
+ * `DeploymentClaims`, as the dynamic-provider host's: the plugin sees every resource's
+ * `check`, whatever the program's language), plus what only the plugin does: `pulumi
+ * import` by id (a Read with no properties).
  *
  * Import ids:
  *  - GlobalCommand: `<commandId>` (the provider's application) or `<applicationId>/<commandId>`;
@@ -11,9 +12,8 @@
  *    (`commandId` the application id for the app-wide defaults).
  */
 import { ConfigurationError } from "../client";
-import { isRecord, isSnowflake } from "../schema";
+import { isSnowflake } from "../schema";
 import { userAuthorizationProvider } from "../resources/authorizationLifecycle";
-import type { Claim } from "../resources/claims";
 import { DeploymentClaims } from "../resources/claims";
 import type { CheckFailure } from "../resources/commandLifecycle";
 import { commandProvider } from "../resources/commandLifecycle";
@@ -122,8 +122,6 @@ function importId(
   return Object.fromEntries(form.map((name, i) => [name, parts[i] as string]));
 }
 
-const known = (v: unknown): v is string => typeof v === "string" && v !== UNKNOWN && v !== "";
-
 /** The plugin's resources over one runtime, by type token. */
 export function pluginResources(rt: ProviderRuntime): Map<string, PluginResource> {
   const claims = new DeploymentClaims();
@@ -134,27 +132,9 @@ export function pluginResources(rt: ProviderRuntime): Map<string, PluginResource
     return {
       async check(urn, olds, news) {
         const result = await lifecycle.check(olds, news);
-        const i = result.inputs;
-        const type = i["type"] ?? 1;
-        if (
-          known(i["applicationId"]) &&
-          known(i["name"]) &&
-          typeof type === "number" &&
-          (scope === "global" || known(i["guildId"]))
-        ) {
-          const claim: Claim = {
-            resource: urnName(urn),
-            applicationId: i["applicationId"],
-            guildId: scope === "guild" ? (i["guildId"] as string) : undefined,
-            type,
-            name: i["name"],
-          };
-          const problems = claims.claim(urn, claim);
-          if (problems.length > 0) {
-            result.failures.push({ property: "name", reason: problems.join("\n") });
-          }
-        } else {
-          claims.release(urn); // unknown until `up`: checked again then
+        const problems = claims.checkCommand(urn, urnName(urn), scope, result.inputs);
+        if (problems.length > 0) {
+          result.failures.unshift({ property: "name", reason: problems.join("\n") });
         }
         return result;
       },
@@ -235,33 +215,9 @@ export function pluginResources(rt: ProviderRuntime): Map<string, PluginResource
   const scopeCommandsResource: PluginResource = {
     async check(urn, olds, news) {
       const result = await scopeCommands.check(olds, news);
-      const i = result.inputs;
-      const commands = i["commands"];
-      const guildId = i["guildId"];
-      if (
-        known(i["applicationId"]) &&
-        (guildId === undefined || known(guildId)) &&
-        isRecord(commands)
-      ) {
-        const list: Claim[] = [];
-        for (const [key, def] of Object.entries(commands)) {
-          if (!isRecord(def) || !known(def["name"])) continue;
-          const type = def["type"] ?? 1;
-          if (typeof type !== "number") continue;
-          list.push({
-            resource: `${urnName(urn)} commands["${key}"]`,
-            applicationId: i["applicationId"],
-            guildId: guildId as string | undefined,
-            type,
-            name: def["name"],
-          });
-        }
-        const problems = claims.claimAll(urn, list);
-        if (problems.length > 0) {
-          result.failures.push({ property: WHOLE_SCOPE, reason: problems.join("\n") });
-        }
-      } else {
-        claims.release(urn);
+      const problems = claims.checkScope(urn, urnName(urn), result.inputs);
+      if (problems.length > 0) {
+        result.failures.unshift({ property: WHOLE_SCOPE, reason: problems.join("\n") });
       }
       return result;
     },

@@ -2,12 +2,23 @@
  * The program-wide rules no single resource can check: two resources claiming one
  * (application, scope, type, name) (create is an upsert by name, so they would silently
  * overwrite each other); more than 100 CHAT_INPUT, 15 USER, 15 MESSAGE or 1
- * PRIMARY_ENTRY_POINT commands in one scope; an entry point in a guild. One
- * implementation for both front doors: the TypeScript SDK's registry (sdk/registry.ts)
- * checks the claims of the program, the plugin (`DeploymentClaims`) the claims its
- * `check` sees in a deployment, whatever the program's language.
+ * PRIMARY_ENTRY_POINT commands in one scope; an entry point in a guild.
+ *
+ * One mechanism for both front doors: `DeploymentClaims`, the claims one provider process
+ * sees in its `check` calls, whatever the program's language. The plugin keeps one
+ * (provider/plugin/resources.ts), and so does the dynamic-provider host, which runs every
+ * dynamic resource of a deployment in one process (dynamicProviders.ts). Each door turns a
+ * resource's checked inputs into claims with `commandClaim` / `scopeClaims`.
  */
-import { CommandType, commandsPerScope } from "../schema";
+import { CommandType, commandsPerScope, isRecord } from "../schema";
+import type { Bag } from "./propertyBags";
+import { UNKNOWN } from "./propertyBags";
+
+/**
+ * The hidden input each dynamic resource names itself with (the host's `check` gets no
+ * URN): dynamicProviders.ts takes it out of the inputs, so the state never holds it.
+ */
+export const CLAIMANT_KEY = "__claimant";
 
 export interface Claim {
   readonly resource: string;
@@ -87,9 +98,64 @@ function problemsIn(claim: Claim, sameType: readonly Claim[]): string[] {
   return problems;
 }
 
+const known = (v: unknown): v is string => typeof v === "string" && v !== UNKNOWN && v !== "";
+
 /**
- * The claims of one deployment as the plugin's `check` calls see them, by resource URN (a
- * resource checked again replaces its claim). Each check is judged against every claim
+ * The claim of a `GlobalCommand` or `GuildCommand`, from its checked inputs (the
+ * application resolved); undefined while a part of it is unknown (a preview), when it is
+ * checked again at `up`.
+ */
+export function commandClaim(
+  resource: string,
+  scope: "global" | "guild",
+  inputs: Bag,
+): Claim | undefined {
+  const type = inputs["type"] ?? CommandType.CHAT_INPUT;
+  const applicationId = inputs["applicationId"];
+  const name = inputs["name"];
+  const guildId = inputs["guildId"];
+  if (!known(applicationId) || !known(name) || typeof type !== "number") return undefined;
+  if (scope === "guild" && !known(guildId)) return undefined;
+  return {
+    resource,
+    applicationId,
+    guildId: scope === "guild" ? (guildId as string) : undefined,
+    type,
+    name,
+  };
+}
+
+/**
+ * The claims of a `ScopeCommands` (one per command of its list, named
+ * `<resource> commands["<key>"]`), from its checked inputs; undefined while its scope or
+ * its list is unknown. A command whose name is unknown claims nothing.
+ */
+export function scopeClaims(resource: string, inputs: Bag): Claim[] | undefined {
+  const applicationId = inputs["applicationId"];
+  const guildId = inputs["guildId"];
+  const commands = inputs["commands"];
+  if (!known(applicationId) || (guildId !== undefined && !known(guildId))) return undefined;
+  if (!isRecord(commands)) return undefined;
+  const list: Claim[] = [];
+  for (const [key, def] of Object.entries(commands)) {
+    if (!isRecord(def) || !known(def["name"])) continue;
+    const type = def["type"] ?? CommandType.CHAT_INPUT;
+    if (typeof type !== "number") continue;
+    list.push({
+      resource: `${resource} commands["${key}"]`,
+      applicationId,
+      guildId: guildId as string | undefined,
+      type,
+      name: def["name"],
+    });
+  }
+  return list;
+}
+
+/**
+ * The claims of one deployment as a provider process's `check` calls see them, by
+ * resource (its URN in the plugin; its type and name in the dynamic-provider host): a
+ * resource checked again replaces its claim. Each check is judged against every claim
  * seen so far, so a problem fails at least the later resource of each pair, naming all.
  */
 export class DeploymentClaims {
@@ -109,6 +175,29 @@ export class DeploymentClaims {
     this.release(urn);
     claims.forEach((c, i) => this.byUrn.set(`${urn}#${i}`, c));
     return problemsOfClaims(claims, [...this.byUrn.values()]);
+  }
+
+  /**
+   * Records a command resource's claim from its checked inputs (releases it while unknown);
+   * returns the problems it takes part in.
+   */
+  checkCommand(key: string, resource: string, scope: "global" | "guild", inputs: Bag): string[] {
+    const claim = commandClaim(resource, scope, inputs);
+    if (claim === undefined) {
+      this.release(key); // unknown until `up`: checked again then
+      return [];
+    }
+    return this.claim(key, claim);
+  }
+
+  /** The same for a `ScopeCommands`, every command of its list. */
+  checkScope(key: string, resource: string, inputs: Bag): string[] {
+    const claims = scopeClaims(resource, inputs);
+    if (claims === undefined) {
+      this.release(key);
+      return [];
+    }
+    return this.claimAll(key, claims);
   }
 
   /** The resource no longer claims a command (its check failed before a claim). */

@@ -3,39 +3,74 @@
  * calls, all on one provider runtime. The host loads each kind's module by path
  * (`globalCommand.ts`, ...; see sdk/providerModule.ts) and calls its `provider`; those
  * modules take theirs from here, and Node loads this module once per process, so every
- * kind of one deployment shares the runtime (settings, client, caches, bulk queues).
+ * kind of one deployment shares the runtime (settings, client, caches, bulk queues), and
+ * the deployment's claims (claims.ts `DeploymentClaims`, as in the plugin): the host runs
+ * every dynamic resource's `check` in this process, so the program-wide rules (one name
+ * per scope, the caps per scope, no entry point in a guild) are checked here, whatever the
+ * order the program's values resolve in.
+ *
+ * The host does not hand `check` the resource's URN, so each resource names itself in the
+ * hidden input `__claimant` (sdk/resources.ts); `check` takes it out of the inputs it
+ * returns, so the state never holds it.
  */
+import { CLAIMANT_KEY, DeploymentClaims } from "./claims";
 import type { CheckFailure } from "./commandLifecycle";
 import { commandProvider } from "./commandLifecycle";
 import { ENGINE_FAILURE_PROPERTY } from "./engineErrors";
 import type { Bag } from "./propertyBags";
+import { UNKNOWN } from "./propertyBags";
 import { permissionsProvider } from "./permissionsLifecycle";
 import { ProviderRuntime } from "./runtime";
 import { scopeCommandsProvider } from "./scopeCommandsLifecycle";
 import { userAuthorizationProvider } from "./authorizationLifecycle";
 
 const runtime = new ProviderRuntime();
+const claims = new DeploymentClaims();
 
 interface Checks {
   check(olds: Bag, news: Bag): Promise<{ inputs: Bag; failures: readonly CheckFailure[] }>;
 }
 
-/** The provider whose check failures name no property to the engine (engineErrors.ts). */
-function forHost<P extends Checks>(provider: P): P {
+/** What a resource claims, from its checked inputs: a command, a scope's list, or nothing. */
+type Claims = "global" | "guild" | "scope" | undefined;
+
+/**
+ * The provider as the host calls it: the resource's claims checked against the
+ * deployment's (its `__claimant` taken out first), and check failures that name no
+ * property to the engine (engineErrors.ts).
+ */
+function forHost<P extends Checks>(kind: string, claimsOf: Claims, provider: P): P {
   return {
     ...provider,
     async check(olds: Bag, news: Bag) {
-      const result = await provider.check(olds, news);
-      const failures = result.failures.map((f) => ({ ...f, property: ENGINE_FAILURE_PROPERTY }));
-      return { ...result, failures };
+      const { [CLAIMANT_KEY]: claimant, ...inputs } = news;
+      const result = await provider.check(olds, inputs);
+      const failures = [...result.failures];
+      if (claimsOf !== undefined && typeof claimant === "string" && claimant !== UNKNOWN) {
+        const key = `${kind}::${claimant}`;
+        const problems =
+          claimsOf === "scope"
+            ? claims.checkScope(key, claimant, result.inputs)
+            : claims.checkCommand(key, claimant, claimsOf, result.inputs);
+        // First: the program-wide problem names every resource involved.
+        if (problems.length > 0) failures.unshift({ property: "", reason: problems.join("\n") });
+      }
+      return {
+        ...result,
+        failures: failures.map((f) => ({ ...f, property: ENGINE_FAILURE_PROPERTY })),
+      };
     },
   };
 }
 
 export const dynamicProviders = {
-  globalCommand: forHost(commandProvider("global", runtime)),
-  guildCommand: forHost(commandProvider("guild", runtime)),
-  guildCommandPermissions: forHost(permissionsProvider(runtime)),
-  userAuthorization: forHost(userAuthorizationProvider(runtime)),
-  scopeCommands: forHost(scopeCommandsProvider(runtime)),
+  globalCommand: forHost("GlobalCommand", "global", commandProvider("global", runtime)),
+  guildCommand: forHost("GuildCommand", "guild", commandProvider("guild", runtime)),
+  guildCommandPermissions: forHost(
+    "GuildCommandPermissions",
+    undefined,
+    permissionsProvider(runtime),
+  ),
+  userAuthorization: forHost("UserAuthorization", undefined, userAuthorizationProvider(runtime)),
+  scopeCommands: forHost("ScopeCommands", "scope", scopeCommandsProvider(runtime)),
 };

@@ -2,7 +2,7 @@
  * The order in which the engine gets the program's commands, through the real `pulumi`
  * CLI. The engine runs operations in a few parallel slots (8 on a 2-core machine), and a
  * create holds its slot while it waits on its scope's create rate limit. The SDK hands
- * the registrations to the engine taking the scopes in turn (sdk/registry.ts, `release`),
+ * the registrations to the engine taking the scopes in turn (sdk/registrationOrder.ts, `release`),
  * so a program that declares all its global commands and then all its guild commands
  * still writes both scopes at once; in the order the inputs happened to resolve, every
  * slot waited on the global scope while the guild's own limit went unused.

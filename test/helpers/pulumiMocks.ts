@@ -1,10 +1,10 @@
 /**
  * Pulumi's mocks standing in for the engine, for unit tests of the SDK's wiring: every
- * resource is registered with its inputs as its state, and the program-wide registry
- * starts empty before each test.
+ * resource is registered with its inputs as its state, and the program's registration
+ * order (sdk/registrationOrder.ts) starts empty before each test.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { resetRegistry } from "../../sdk/registry";
+import { resetRegistrationOrder } from "../../sdk/registrationOrder";
 
 export function useEchoMocks(): void {
   beforeAll(async () => {
@@ -18,7 +18,7 @@ export function useEchoMocks(): void {
       true,
     );
   });
-  beforeEach(() => resetRegistry());
+  beforeEach(() => resetRegistrationOrder());
 }
 
 /** Resolves once every resource is registered (its id known). */

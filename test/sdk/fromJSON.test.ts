@@ -21,7 +21,8 @@ import {
 import { diffCommandFields, validateSdkCommand } from "../../provider/schema";
 import { commandArgs } from "../../provider/resources/commandLifecycle";
 import { GlobalCommand, GuildCommand } from "../../sdk/resources";
-import { resetRegistry } from "../../sdk/registry";
+import { resetRegistrationOrder } from "../../sdk/registrationOrder";
+import { CLAIMANT_KEY } from "../../provider/resources/claims";
 import { registered } from "../helpers/pulumiMocks";
 
 const APP = "1300000000000000001";
@@ -45,7 +46,7 @@ beforeAll(async () => {
   );
 });
 beforeEach(() => {
-  resetRegistry();
+  resetRegistrationOrder();
   sent.clear();
 });
 
@@ -119,8 +120,10 @@ function builderSet() {
 
 /** The command fields a resource sent (its SDK args), as the wire body the provider sends. */
 function wireOf(name: string, scope: "global" | "guild"): object {
-  const inputs = sent.get(name);
-  if (inputs === undefined) throw new Error(`${name} was not registered`);
+  const sentInputs = sent.get(name);
+  if (sentInputs === undefined) throw new Error(`${name} was not registered`);
+  // The host's check takes the hidden claimant out first (dynamicProviders.ts).
+  const { [CLAIMANT_KEY]: _claimant, ...inputs } = sentInputs;
   const args = commandArgs(inputs);
   const body = validateSdkCommand(args, { scope });
   if (!body.ok) throw new Error(`${name}: ${JSON.stringify(body.issues)}`);
