@@ -39,9 +39,9 @@ and refresh tokens as secrets of the current Pulumi stack (<ns>:bearerToken,
 <ns>:refreshToken). Run it in the Pulumi project's folder.
 
 <ns> is the stack config namespace of the door the stack uses, read and written alike:
-discord-commands for the resource plugin (a Pulumi.yaml whose packages: block names
-discord-commands, or whose runtime is not nodejs), discord for the TypeScript dynamic
-resources; else the one the stack's config already has keys in; else discord.
+discord-commands (the resource plugin) when the Pulumi.yaml's packages: block names
+discord-commands or its runtime is not nodejs; else the one namespace the stack's
+config has keys in; else discord (the TypeScript dynamic resources).
 
 options:
   --namespace <ns>     discord-commands or discord: the namespace to read and write
