@@ -10,7 +10,6 @@
  */
 import type { Bag } from "../resources/propertyBags";
 import { CONFIG } from "../package/schema";
-import { PACKAGE } from "./resources";
 import {
   containsSecret,
   isRecord,
@@ -89,26 +88,19 @@ const CREDENTIALS = Object.entries(CONFIG)
   .map(([key]) => key);
 
 /**
- * The credentials of a provider configuration (the engine's values, marks included) that
- * came in plain text: a stack config key set without `--secret`. The engine would keep
- * them unencrypted in the state, so they are refused, with how to set them as secrets.
+ * A provider configuration (the engine's values) with every credential marked secret. The
+ * engine hands CheckConfig the configuration unmarked whether the stack set it with
+ * `--secret` or `--plaintext` (CLI 3.259: a `--secret` botToken arrived as plain text), so
+ * the plugin cannot refuse plain text as the dynamic door does (sdk/credentials.ts); it
+ * marks what it keeps instead, and the provider's state holds only ciphertext.
  */
-export function plaintextCredentials(config: unknown): { property: string; reason: string }[] {
-  if (!isRecord(config)) return [];
-  const plain = CREDENTIALS.filter((k) => typeof config[k] === "string" && config[k] !== "");
-  if (plain.length === 0) return [];
-  const keys = plain.map((k) => `${PACKAGE}:${k}`);
-  return [
-    {
-      property: "",
-      reason:
-        `${keys.join(", ")} ${plain.length > 1 ? "are" : "is"} set as plain text, which Pulumi ` +
-        "would store unencrypted in the state. Set it as a secret: " +
-        keys.map((k) => `pulumi config set --secret ${k} <value>`).join("; ") +
-        " (on an explicit provider: a secret value, e.g. `fn::secret` in YAML), or use the " +
-        `environment variable${plain.length > 1 ? "s" : ""} ` +
-        plain.map((k) => CONFIG[k as keyof typeof CONFIG].env).join(", ") +
-        ".",
-    },
-  ];
+export function withSecretCredentials(config: Bag): Bag {
+  const out: Bag = { ...config };
+  for (const key of CREDENTIALS) {
+    const value = out[key];
+    if (value !== undefined && value !== null && !isSecretValue(value)) {
+      out[key] = secretValue(value);
+    }
+  }
+  return out;
 }

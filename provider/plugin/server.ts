@@ -19,6 +19,7 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import type * as structproto from "google-protobuf/google/protobuf/struct_pb";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import type { Bag } from "../resources/propertyBags";
 import { redactSecrets, secretStrings, unwrapSecrets } from "../resources/propertyBags";
 import { ENGINE_FAILURE_PROPERTY } from "../resources/engineErrors";
@@ -29,7 +30,7 @@ import type { PlainValue } from "./plainStructs";
 import { plainStruct, withPlainStructs, withPlainStructWriter } from "./plainStructs";
 import type { PluginResource } from "./resources";
 import { pluginResources, PLUGIN_CONFIG_KEYS, pluginStackConfig, urnType } from "./resources";
-import { plaintextCredentials, withSecrets } from "./secrets";
+import { withSecretCredentials, withSecrets } from "./secrets";
 
 /** The package's root: `provider/plugin` is two levels down, three once built into `dist/`. */
 const PACKAGE_ROOT =
@@ -152,14 +153,12 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
     checkConfig: unary(async (req: provproto.CheckRequest) => {
       const news = req.getNews();
       const res = new provproto.CheckResponse();
-      // Handed back as given (secrets stay marked); only judged here. A credential in plain
-      // text is refused, as in the dynamic door (sdk/credentials.ts): the engine would keep
-      // it unencrypted in the state, and the stack's config file holds it in clear.
-      if (news !== undefined) res.setInputs(news);
-      const problems = [
-        ...plaintextCredentials(raw(news)),
-        ...rt.checkConfiguration(pluginStackConfig(bag(news), new Map())),
-      ];
+      // Handed back with every credential marked secret (secrets.ts says why); only judged here.
+      if (news !== undefined) {
+        const marked = withSecretCredentials(raw(news) as Bag);
+        res.setInputs(Struct.fromJavaScript(marked as Parameters<typeof Struct.fromJavaScript>[0]));
+      }
+      const problems = rt.checkConfiguration(pluginStackConfig(bag(news), new Map()));
       res.setFailuresList(engineCheckFailures(problems, news));
       return res;
     }),

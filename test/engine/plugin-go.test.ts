@@ -74,6 +74,56 @@ test("an invalid field fails the preview with its path, before any write", async
   expect(ex.writes()).toEqual([]);
 });
 
+test("secrets nested in a Go program's inputs stay secret in the state and the output", async () => {
+  const S = {
+    description: "go-hidden-option-description-9e3a",
+    localized: "go-geheime-option-1f7c",
+    choice: "go-hidden-choice-4b2d",
+    role: "1400000000000005151",
+  };
+  const secret = (v: string): string =>
+    `pulumi.ToSecret(pulumi.String("${v}")).(pulumi.StringOutput)`;
+  ex.prog.write({
+    "main.go": edit(
+      ex.files["main.go"],
+      `ctx.Export("pingId", ping.CommandId)`,
+      `poll, err := discord.NewGuildCommand(ctx, "poll", &discord.GuildCommandArgs{
+			GuildId:     pulumi.String(guildID),
+			Name:        pulumi.String("poll"),
+			Description: pulumi.String("Run a poll"),
+			Options: discord.CommandOptionArray{discord.CommandOptionArgs{
+				Type:                     discord.OptionTypeString,
+				Name:                     pulumi.String("topic"),
+				Description:              ${secret(S.description)},
+				DescriptionLocalizations: pulumi.StringMap{"de": ${secret(S.localized)}},
+				Choices: discord.CommandOptionChoiceArray{
+					discord.CommandOptionChoiceArgs{Name: ${secret(S.choice)}, Value: pulumi.String("a")},
+					discord.CommandOptionChoiceArgs{Name: pulumi.String("plain"), Value: pulumi.String("b")},
+				},
+			}},
+		})
+		if err != nil {
+			return err
+		}
+		if _, err := discord.NewGuildCommandPermissions(ctx, "pollPermissions", &discord.GuildCommandPermissionsArgs{
+			GuildId:   pulumi.String(guildID),
+			CommandId: poll.ID().ToStringOutput(),
+			Permissions: discord.PermissionOverwriteArray{discord.PermissionOverwriteArgs{
+				Id: ${secret(S.role)}, Type: discord.PermissionTypeRole, Permission: pulumi.Bool(true),
+			}},
+		}); err != nil {
+			return err
+		}
+		ctx.Export("pingId", ping.CommandId)`,
+    ),
+  });
+  const res = await ex.prog.up();
+  expect(ex.liveNamed("poll")?.["options"]).toMatchObject([{ description: S.description }]);
+  const state = (await ex.prog.ok(["stack", "export"])).stdout;
+  const shown = Object.values(S).filter((s) => (res.stdout + res.stderr + state).includes(s));
+  expect(shown).toEqual([]);
+});
+
 test("destroy keeps every command the stack does not manage", async () => {
   ex.prog.write({ "main.go": ex.files["main.go"] ?? "" });
   await ex.prog.destroy();

@@ -6,6 +6,8 @@
  * replacement with its permissions written again, an invalid field fails the preview
  * with its path, and `destroy` keeps the commands the stack does not manage.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { installPythonSdk } from "../../scripts/pulumiProgram";
 import { PYTHON_VENV } from "../../scripts/toolchain";
 import { IDS } from "./lifecycle.helpers";
@@ -160,6 +162,53 @@ discord.CommandSet(
   ex.emu.control.resetLog();
   await ex.prog.up();
   expect(ex.writes()).toEqual([]);
+});
+
+test("secrets nested in a Python program's inputs stay secret in the state and the output", async () => {
+  const S = {
+    description: "py-hidden-option-description-2c4e",
+    localized: "py-geheime-option-8d1f",
+    choice: "py-hidden-choice-6a0b",
+    role: "1400000000000006161",
+  };
+  const program = fs.readFileSync(path.join(ex.prog.dir, "__main__.py"), "utf8");
+  ex.prog.write({
+    "__main__.py": `${program}
+poll = discord.GuildCommand(
+    "poll",
+    guild_id=guild_id,
+    name="poll",
+    description="Run a poll",
+    options=[
+        discord.CommandOptionArgs(
+            type=discord.OptionType.STRING,
+            name="topic",
+            description=pulumi.Output.secret("${S.description}"),
+            description_localizations={"de": pulumi.Output.secret("${S.localized}")},
+            choices=[
+                discord.CommandOptionChoiceArgs(name=pulumi.Output.secret("${S.choice}"), value="a"),
+                discord.CommandOptionChoiceArgs(name="plain", value="b"),
+            ],
+        )
+    ],
+)
+discord.GuildCommandPermissions(
+    "pollPermissions",
+    guild_id=guild_id,
+    command_id=poll.id,
+    permissions=[
+        discord.PermissionOverwriteArgs(
+            id=pulumi.Output.secret("${S.role}"), type=discord.PermissionType.ROLE, permission=True
+        )
+    ],
+)
+`,
+  });
+  const res = await ex.prog.up();
+  expect(ex.liveNamed("poll")?.["options"]).toMatchObject([{ description: S.description }]);
+  const state = (await ex.prog.ok(["stack", "export"])).stdout;
+  const shown = Object.values(S).filter((s) => (res.stdout + res.stderr + state).includes(s));
+  expect(shown).toEqual([]);
 });
 
 test("destroy keeps every command the stack does not manage", async () => {

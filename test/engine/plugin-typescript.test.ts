@@ -93,6 +93,50 @@ export const pingId`,
   expect(ex.writes()).toEqual([]);
 });
 
+test("secrets nested in a TypeScript program's inputs stay secret in the state and the output", async () => {
+  const S = {
+    description: "ts-hidden-option-description-7d5c",
+    localized: "ts-geheime-option-3e8a",
+    choice: "ts-hidden-choice-0c6f",
+    role: "1400000000000004141",
+  };
+  ex.prog.write({
+    "index.ts": edit(
+      ex.files["index.ts"],
+      "export const pingId",
+      `const poll = new discord.GuildCommand("poll", {
+  guildId,
+  name: "poll",
+  description: "Run a poll",
+  options: [
+    {
+      type: discord.OptionType.String,
+      name: "topic",
+      description: pulumi.secret("${S.description}"),
+      descriptionLocalizations: { de: pulumi.secret("${S.localized}") },
+      choices: [
+        { name: pulumi.secret("${S.choice}"), value: "a" },
+        { name: "plain", value: "b" },
+      ],
+    },
+  ],
+});
+new discord.GuildCommandPermissions("pollPermissions", {
+  guildId,
+  commandId: poll.id,
+  permissions: [{ id: pulumi.secret("${S.role}"), type: discord.PermissionType.Role, permission: true }],
+});
+
+export const pingId`,
+    ),
+  });
+  const res = await ex.prog.up();
+  expect(ex.liveNamed("poll")?.["options"]).toMatchObject([{ description: S.description }]);
+  const state = (await ex.prog.ok(["stack", "export"])).stdout;
+  const shown = Object.values(S).filter((s) => (res.stdout + res.stderr + state).includes(s));
+  expect(shown).toEqual([]);
+});
+
 test("destroy keeps every command the stack does not manage", async () => {
   ex.prog.write({ "index.ts": ex.files["index.ts"] ?? "" });
   await ex.prog.destroy();

@@ -245,6 +245,90 @@ test("pulumi import by id, then the declared resource previews with no change", 
   expect(writes()).toEqual([]);
 });
 
+test("secrets at any depth stay secret in the state and the preview; so does a token set in plain text", async () => {
+  const S = {
+    description: "hidden-option-description-5e1a",
+    changed: "hidden-option-description-changed-5e1a",
+    localized: "geheime-option-7c2d",
+    choice: "hidden-choice-name-3b9f",
+    role: "1400000000000007777",
+    token: emu.botToken,
+  };
+  const secretResources = (description: string): string => `${demoSet("remove")}
+  explicit:
+    type: pulumi:providers:discord-commands
+    properties:
+      apiUrl: ${emu.apiUrl}
+      applicationId: "${emu.applicationId}"
+      botToken: ${S.token}
+  poll:
+    type: discord-commands:GuildCommand
+    properties:
+      guildId: "${IDS.guild}"
+      name: poll
+      description: Run a poll
+      options:
+        - type: 3
+          name: topic
+          description:
+            fn::secret: ${description}
+          descriptionLocalizations:
+            de:
+              fn::secret: ${S.localized}
+          choices:
+            - name:
+                fn::secret: ${S.choice}
+              value: a
+            - name: plain
+              value: b
+    options:
+      provider: \${explicit}
+  pollPermissions:
+    type: discord-commands:GuildCommandPermissions
+    properties:
+      guildId: "${IDS.guild}"
+      commandId: \${poll.id}
+      permissions:
+        - id:
+            fn::secret: "${S.role}"
+          type: 1
+          permission: true
+`;
+  prog.write({ "Pulumi.yaml": yamlProgram(secretResources(S.description)) });
+  const first = await prog.up();
+  expect(liveNamed("poll")?.["options"]).toMatchObject([{ description: S.description }]);
+  const hidden = [S.description, S.localized, S.choice, S.role, S.token];
+  const printed = (text: string): string[] => hidden.filter((s) => text.includes(s));
+  expect(printed(first.stdout + first.stderr)).toEqual([]);
+  expect(printed((await prog.ok(["stack", "export"])).stdout)).toEqual([]);
+
+  prog.write({ "Pulumi.yaml": yamlProgram(secretResources(S.changed)) });
+  const diff = await prog.ok(["preview", "--diff", "--non-interactive"]);
+  expect(diff.stdout).toMatch(
+    /~ discord-commands:index:GuildCommand: \(update\)\s+\[id=\d+\]\s+\[urn=\S+::poll\]/,
+  );
+  expect(diff.stdout).toMatch(/description\s+: \[secret\]/);
+  const json = await prog.ok(["preview", "--json", "--non-interactive"]);
+  for (const out of [diff, json]) expect(printed(out.stdout + out.stderr)).toEqual([]);
+  expect(out(diff).includes(S.changed)).toBe(false);
+  await prog.up();
+  expect(liveNamed("poll")?.["options"]).toMatchObject([{ description: S.changed }]);
+  expect(printed((await prog.ok(["stack", "export"])).stdout)).toEqual([]);
+
+  // A token set in plain text is kept secret all the same (the plugin marks its credentials).
+  await prog.ok(["config", "set", "--plaintext", "discord-commands:botToken", emu.botToken]);
+  prog.write({ "Pulumi.yaml": yamlProgram(demoSet("remove")) });
+  const plain = await prog.up();
+  expect(liveNamed("poll")).toBeUndefined();
+  expect(printed(plain.stdout + plain.stderr)).toEqual([]);
+  expect(printed((await prog.ok(["stack", "export"])).stdout)).toEqual([]);
+  await prog.ok(["config", "set", "--secret", "discord-commands:botToken", emu.botToken]);
+});
+
+function out(res: { stdout: string; stderr: string }): string {
+  return res.stdout + res.stderr;
+}
+
 test("a missing, then a wrong token: each message names discord-commands:botToken; set as it says, the next up passes; the token never shows", async () => {
   const UP = ["up", "--yes", "--non-interactive", "--skip-preview"];
   /** The key of the `pulumi config set --secret <key> <token>` the output says to run. */

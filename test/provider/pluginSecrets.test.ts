@@ -2,9 +2,8 @@
  * Secrets through the plugin, over its real gRPC server and the emulator: a value the
  * program marked secret at any depth (an option's description, a localization, a choice's
  * name, a permissions entry's id) goes back marked in every answer the engine keeps
- * (check's inputs, create's, update's and read's properties), no failure quotes it, and a
- * credential set in plain text is refused by CheckConfig (the engine would store it in
- * clear). The engine tests prove the same end to end with `pulumi stack export`.
+ * (check's inputs, create's, update's and read's properties), no failure quotes it, and
+ * CheckConfig marks every credential secret, however it was set. The engine tests prove the same end to end with `pulumi stack export`.
  */
 import * as grpc from "@grpc/grpc-js";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
@@ -13,7 +12,7 @@ import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import type { RunningEmulator } from "../../emulator";
 import { startEmulator } from "../../emulator";
 import { servePlugin } from "../../provider/plugin/server";
-import { plaintextCredentials, withSecrets } from "../../provider/plugin/secrets";
+import { withSecretCredentials, withSecrets } from "../../provider/plugin/secrets";
 import { isRecord, isSecretValue, secretValue } from "../../provider/resources/propertyBags";
 import { ProviderRuntime } from "../../provider/resources/runtime";
 
@@ -221,18 +220,19 @@ describe("withSecrets", () => {
   });
 });
 
-describe("credentials in plain text", () => {
-  test("CheckConfig refuses a plain-text credential and names the key to set as a secret", async () => {
-    const res = await checkConfig({ apiUrl: emu.apiUrl, botToken: "plain-token-value" });
-    const reasons = res.getFailuresList().map((f) => f.getReason());
-    expect(reasons).toHaveLength(1);
-    expect(reasons[0]).toContain("pulumi config set --secret discord-commands:botToken");
-    expect(reasons[0]).not.toContain("plain-token-value");
-  });
-
-  test("a secret credential passes", async () => {
-    const res = await checkConfig({ apiUrl: emu.apiUrl, botToken: secretValue("secret-token") });
+describe("credentials", () => {
+  test("CheckConfig hands every credential back marked secret, whatever came in", async () => {
+    const res = await checkConfig({
+      apiUrl: emu.apiUrl,
+      botToken: "plain-token-value",
+      clientSecret: secretValue("already-secret"),
+      clientId: "123",
+    });
     expect(res.getFailuresList()).toEqual([]);
-    expect(plaintextCredentials({ clientSecret: secretValue("s"), clientId: "123" })).toEqual([]);
+    const inputs = res.getInputs()!.toJavaScript();
+    expect(clearText(inputs)).not.toContain("plain-token-value");
+    expect(clearText(inputs)).not.toContain("already-secret");
+    expect(inputs).toMatchObject({ apiUrl: emu.apiUrl, clientId: "123" });
+    expect(withSecretCredentials({ bearerToken: "b" })).toEqual({ bearerToken: secretValue("b") });
   });
 });
