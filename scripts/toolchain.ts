@@ -157,9 +157,15 @@ interface HostSpec {
   readonly moduleDir: string;
   readonly pkg: string;
   readonly modulePath: string;
-  /** Files of the wrapper module that must sit beside the binary. */
+  /**
+   * Files that must sit beside the binary, each Pulumi's own: its path inside the Go module
+   * github.com/pulumi/pulumi/sdk/v3 at the CLI's version (copied from the module cache).
+   */
   readonly companions: readonly string[];
 }
+
+/** Where Pulumi keeps the companions of its hosts, in the sdk module of a release. */
+const SDK_MODULE = "github.com/pulumi/pulumi/sdk/v3";
 
 const HOSTS_MODULE = "language-hosts";
 /**
@@ -191,8 +197,9 @@ const HOSTS: Readonly<Record<"nodejs" | OtherLanguage, HostSpec>> = {
     moduleDir: HOSTS_MODULE,
     pkg: "github.com/pulumi/pulumi/sdk/python/cmd/pulumi-language-python/v3",
     modulePath: "github.com/pulumi/pulumi/sdk/python/cmd/pulumi-language-python/v3",
-    // The host runs every program through this script, which its Go module lacks.
-    companions: ["pulumi-language-python-exec"],
+    // The host runs every program through this script, which its own Go module lacks;
+    // Pulumi keeps it in the sdk module (its releases ship it beside the host).
+    companions: ["python/cmd/pulumi-language-python-exec"],
   },
   go: {
     binary: "pulumi-language-go",
@@ -243,7 +250,7 @@ function stampFile(binDir: string, spec: HostSpec): string {
 }
 
 function companionsPresent(dir: string, spec: HostSpec): boolean {
-  return spec.companions.every((file) => fs.existsSync(path.join(dir, file)));
+  return spec.companions.every((file) => fs.existsSync(path.join(dir, path.posix.basename(file))));
 }
 
 /**
@@ -527,10 +534,44 @@ function bundleDynamicPlugin(tc: Toolchain): void {
   );
 }
 
-/** Keeps a cached host's companion files (the Python exec script) equal to the repo's. */
-function installCompanions(binDir: string, spec: HostSpec): void {
+/**
+ * The folder of `github.com/pulumi/pulumi/sdk/v3` at `version` in Go's module cache,
+ * downloaded from the module proxy when absent (the CLI's build downloads it anyway).
+ */
+export function sdkModuleDir(go: string, version: string): string {
+  const mod = `${SDK_MODULE}@v${version}`;
+  const gomodcache = spawnSync(go, ["env", "GOMODCACHE"], { encoding: "utf8" }).stdout.trim();
+  const dir = path.join(gomodcache, ...SDK_MODULE.split("/")) + `@v${version}`;
+  if (fs.existsSync(dir)) return dir;
+  const res = spawnSync(go, ["mod", "download", "-json", mod], {
+    cwd: os.tmpdir(),
+    encoding: "utf8",
+    env: { ...process.env, GOFLAGS: "-mod=mod" },
+  });
+  const downloaded: unknown = res.status === 0 ? JSON.parse(res.stdout).Dir : undefined;
+  if (typeof downloaded !== "string") {
+    throw new SetupError(
+      `could not download ${mod} from the Go module proxy (it holds Pulumi's own ` +
+        `pulumi-language-python-exec):\n${res.stderr.trim()}`,
+    );
+  }
+  return downloaded;
+}
+
+/**
+ * Keeps a cached host's companion files (the Python exec script) equal to Pulumi's own of
+ * the CLI's release: the project once carried its own exec (3 stack frames fewer per
+ * resource, 4 threads per engine slot), and issue 37 made it Pulumi's, which has the same
+ * 4 threads per slot; a cache that holds ours gets Pulumi's on the next setup.
+ */
+function installCompanions(go: string, binDir: string, spec: HostSpec, version: string): void {
+  if (spec.companions.length === 0) return;
+  const sdkDir = sdkModuleDir(go, version);
   for (const file of spec.companions) {
-    installFile(path.join(binDir, file), fs.readFileSync(toolchainDir(spec.moduleDir, file)));
+    installFile(
+      path.join(binDir, path.posix.basename(file)),
+      fs.readFileSync(path.join(sdkDir, ...file.split("/"))),
+    );
   }
 }
 
@@ -599,7 +640,7 @@ async function buildIntoCache(go: string, version: string, log: (line: string) =
         log,
       );
       for (const spec of specs) {
-        installCompanions(binDir, spec);
+        installCompanions(go, binDir, spec, version);
         fs.writeFileSync(stampFile(binDir, spec), `${hostSource(spec)}\n`);
       }
     }
@@ -740,8 +781,13 @@ export async function ensureToolchain(log: (line: string) => void): Promise<Tool
   if (!tc)
     throw new SetupError(`the built CLI in ${cacheBinDir(version)} does not report v${version}`);
   bundleDynamicPlugin(tc);
-  if (tc.languageHosts.python && path.dirname(tc.languageHosts.python) === cacheBinDir(version)) {
-    installCompanions(cacheBinDir(version), HOSTS.python);
+  const goBin = findGo();
+  if (
+    goBin &&
+    tc.languageHosts.python &&
+    path.dirname(tc.languageHosts.python) === cacheBinDir(version)
+  ) {
+    installCompanions(goBin, cacheBinDir(version), HOSTS.python, version);
   }
   if (!tc.pythonVenv) {
     const python = findPython();

@@ -98,7 +98,8 @@ discord.GlobalCommand(
 test("the program registers as many resources at once as the engine has slots", async () => {
   // Each registration holds one of the event loop's executor threads until the engine
   // answers; Python's default executor (6 threads on 2 cores) held bulk batches under the
-  // engine's 8 slots. The exec script sizes it like Pulumi's own: 4 threads per slot.
+  // engine's 8 slots. Pulumi's own exec script (which setup copies beside the host from the
+  // sdk module of the CLI's release) sizes it to 4 threads per slot.
   ex.prog.write({
     "__main__.py": `${edit(ex.files["__main__.py"], 'name="kick"', 'name="remove"')}
 import asyncio
