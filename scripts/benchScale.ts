@@ -405,9 +405,18 @@ async function pluginScale(language: "python" | "yaml" | "typescript"): Promise<
 }
 
 export async function main(): Promise<void> {
-  const lines = await typescriptScale();
-  lines.push(...(await pluginScale("yaml")));
-  lines.push(...(await pluginScale("typescript")));
-  if (process.argv.includes("--python")) lines.push(...(await pluginScale("python")));
+  // `--only=yaml,python` (of dynamic, yaml, typescript, python): those rows alone, e.g. to
+  // compare one door with a switch of provider/publicPaths.ts on and off.
+  const only = process.argv
+    .find((a) => a.startsWith("--only="))
+    ?.slice("--only=".length)
+    .split(",");
+  const want = (row: string): boolean => (only ? only.includes(row) : row !== "python");
+  const lines = want("dynamic") ? await typescriptScale() : [];
+  if (want("yaml")) lines.push(...(await pluginScale("yaml")));
+  if (want("typescript")) lines.push(...(await pluginScale("typescript")));
+  if (want("python") || process.argv.includes("--python")) {
+    lines.push(...(await pluginScale("python")));
+  }
   process.stdout.write(`\n${lines.join("\n")}\n`);
 }

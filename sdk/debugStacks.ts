@@ -14,10 +14,14 @@
  * the resource's place in the program kept in state) raise the limit to Infinity
  * themselves and are unaffected. With `PULUMI_DEBUG_PROMISE_LEAKS` set, nothing changes.
  */
+import { publicPath } from "../provider/publicPaths";
 
-/** Lowers the limit; the returned function restores it (and may be called twice). */
+/**
+ * Lowers the limit; the returned function restores it (and may be called twice).
+ * `DISCORD_COMMANDS_PUBLIC_PATHS=stacks` leaves it alone (provider/publicPaths.ts).
+ */
 export function suspendPromiseStacks(): () => void {
-  if (process.env["PULUMI_DEBUG_PROMISE_LEAKS"]) return () => undefined;
+  if (process.env["PULUMI_DEBUG_PROMISE_LEAKS"] || publicPath("stacks")) return () => undefined;
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   return () => {

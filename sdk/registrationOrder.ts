@@ -18,6 +18,7 @@
 import * as pulumi from "./pulumi";
 import type { WriteMode } from "../provider/writeMode";
 import { WRITE_MODE_SETTING } from "../provider/writeMode";
+import { publicPath } from "../provider/publicPaths";
 
 /** How many registered resources have not settled yet, and those waiting for them. */
 interface Registry {
@@ -152,6 +153,7 @@ function isKnownOf(o: pulumi.Output<unknown>): Promise<boolean> {
  * rejects: a rejected resource input makes the Node.js runtime (3.259) hang instead of
  * failing the preview (verified: `preview` printed nothing and never returned). Not a
  * secret, whatever its inputs are: it carries only the resource's name.
+ * `DISCORD_COMMANDS_PUBLIC_PATHS=ordering` holds nothing (provider/publicPaths.ts).
  */
 export function inTurn(
   resource: string,
@@ -159,6 +161,8 @@ export function inTurn(
   guildId: pulumi.Input<string | undefined> | undefined,
   command: pulumi.Input<unknown>,
 ): pulumi.Output<string> {
+  // Pulumi's public path: every registration goes when its inputs resolve.
+  if (publicPath("ordering")) return pulumi.output(resource);
   const { seq, settle } = register();
   const values = pulumi.all([applicationId, guildId, command]);
   // Unknown (preview) or failed values: this resource will never settle by its values, so

@@ -7,9 +7,14 @@
  * about 17 ms when the cache is cold and under 1 ms once it holds these modules.
  */
 import * as nodeModule from "node:module";
+import { publicPath } from "../publicPaths";
 
-/** Writes what the compile cache holds of the modules loaded so far (a no-op when it is off). */
+/**
+ * Writes what the compile cache holds of the modules loaded so far (a no-op when it is off,
+ * as with `DISCORD_COMMANDS_PUBLIC_PATHS=compile-cache`: provider/publicPaths.ts).
+ */
 export function flushCompileCache(): void {
+  if (publicPath("compile-cache")) return;
   const flush = (nodeModule as { flushCompileCache?: () => void }).flushCompileCache;
   if (typeof flush === "function") flush();
 }

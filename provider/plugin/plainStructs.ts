@@ -10,9 +10,14 @@
  * BinaryReader: the same wire format, the same values, keys in the same (sorted) order as
  * `Struct.toJavaScript()`. The message still behaves as a Struct: its fields map is built
  * from the plain values on first use (to re-serialize it, or read it field by field).
+ *
+ * It relies on google-protobuf's generated code looking Struct's static coders up at each
+ * call. `DISCORD_COMMANDS_PUBLIC_PATHS=structs` (provider/publicPaths.ts) turns it off:
+ * every Struct is then google-protobuf's own, decoded and encoded by its coders.
  */
 import { BinaryReader, BinaryWriter } from "google-protobuf";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
+import { publicPath } from "../publicPaths";
 
 /** A value as `Struct.toJavaScript()` gives it. */
 export type PlainValue =
@@ -156,6 +161,7 @@ function asPlainStruct(message: structproto.Struct, plain: PlainObject): structp
 
 /** A Struct of plain values (JSON values: no undefined), serialized straight from them. */
 export function plainStruct(plain: PlainObject): structproto.Struct {
+  if (publicPath("structs")) return structproto.Struct.fromJavaScript(plain);
   return asPlainStruct(new structproto.Struct(), plain);
 }
 
@@ -229,6 +235,7 @@ function withStructCoder<K extends "deserializeBinaryFromReader" | "serializeBin
 
 /** A response serializer that writes the Structs made by `plainStruct` straight from their values. */
 export function withPlainStructWriter<T>(serialize: (value: T) => Buffer): (value: T) => Buffer {
+  if (publicPath("structs")) return serialize;
   return (value) =>
     withStructCoder("serializeBinaryToWriter", writePlainOrRealStruct, () => serialize(value));
 }
@@ -242,6 +249,7 @@ function readPlainStructInto(
 
 /** A request deserializer whose Struct fields decode to plain values (see above). */
 export function withPlainStructs<T>(deserialize: (bytes: Buffer) => T): (bytes: Buffer) => T {
+  if (publicPath("structs")) return deserialize;
   return (bytes) =>
     withStructCoder("deserializeBinaryFromReader", readPlainStructInto, () => deserialize(bytes));
 }
