@@ -2,7 +2,7 @@
  * How command writes reach the service: `per-command` (the default: one POST, PATCH or
  * DELETE per resource) or `bulk` (the writes of one deployment to one scope coalesce
  * into one bulk overwrite PUT that carries every other live command unchanged; see
- * resources/bulkWriter.ts and the README's "Bulk write mode"). Its own module because
+ * resources/bulkWriter.ts and docs/bulk-mode.md). Its own module because
  * the program reads the setting too (sdk/registrationOrder.ts: the order it hands commands to the
  * engine), without loading the provider.
  */

@@ -3,7 +3,7 @@
  *
  * The Pulumi CLI and its language hosts (Node.js, Python, Go, YAML) cannot be downloaded
  * on machines that reach only package registries and the Go module proxy, so they are
- * built from Go modules (wrapper modules in `toolchain/`; README, "How the Pulumi CLI is
+ * built from Go modules (wrapper modules in `toolchain/`; CONTRIBUTING.md, "How the Pulumi CLI is
  * obtained offline") into a cache outside the work tree, keyed by version, so every
  * clone on a machine shares one build. A matching `pulumi` already on PATH is used as it
  * is, with whichever hosts it has beside it; the others are built into the cache. Python
@@ -743,7 +743,7 @@ export async function ensureToolchain(log: (line: string) => void): Promise<Tool
   if (sdk !== version) {
     throw new SetupError(
       `toolchain/python/requirements.txt pins pulumi==${sdk ?? "(nothing)"}, but @pulumi/pulumi is ` +
-        `${version}: keep them equal (see README, "How the Pulumi CLI is obtained offline").`,
+        `${version}: keep them equal (see CONTRIBUTING.md, "How the Pulumi CLI is obtained offline").`,
     );
   }
   const found = findToolchain();
@@ -759,7 +759,7 @@ export async function ensureToolchain(log: (line: string) => void): Promise<Tool
       if (missing.cli && pinnedInGoMod !== `v${version}`) {
         throw new SetupError(
           `toolchain/pulumi/go.mod pins github.com/pulumi/pulumi/pkg/v3 ${pinnedInGoMod ?? "(nothing)"}, ` +
-            `but @pulumi/pulumi is ${version}: keep them equal (see README, "How the CLI is obtained").`,
+            `but @pulumi/pulumi is ${version}: keep them equal (see CONTRIBUTING.md, "How the Pulumi CLI is obtained offline").`,
         );
       }
       await buildIntoCache(go, version, log);

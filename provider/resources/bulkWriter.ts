@@ -27,7 +27,7 @@
  * lock was taken: never the cache nor a previous answer, which another writer (a
  * `ScopeCommands`, another tool) may have overtaken since. The POSTs share the lock. (Measured with `npm run bench`: operations of one engine wave arrive spread
  * over 0.2-1.5 s on a loaded 2-core machine; 10 ms and 50 ms windows made more, smaller
- * PUTs than 200 ms. See the README.)
+ * PUTs than 200 ms. See docs/bulk-mode.md.)
  *
  * The list carries every field the endpoint accepts or the service is known to keep
  * there (`nsfw` in a guild bulk body: blank in the spec's table, kept by the service;
