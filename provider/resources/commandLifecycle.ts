@@ -45,8 +45,9 @@ import {
 /** Outputs the service assigns; never inputs. */
 const ASSIGNED_KEYS = ["commandId", "version", "adopted"];
 /**
- * The program-wide problems (duplicate names, too many commands in a scope) the SDK's
- * registry found for this resource (`sdk/registry.ts`); present only when there are any.
+ * Problems found outside this resource's own inputs and handed to its `check` (a command
+ * set's structural problems, commandSetPlan.ts); present only when there are any. The
+ * program-wide claims are checked in the provider process itself (claims.ts).
  */
 const PROGRAM_PROBLEMS_KEY = "__programProblems";
 /** Keys of the resource that are not command fields. */

@@ -77,7 +77,8 @@ export class ScopeCache {
    * twin (liveTwin.ts): one list GET per scope, NOT dropped by this deployment's own
    * writes, so a hundred creates in a scope cost one list, not a hundred. That is sound
    * because the commands a create looks for are those of its own (type, name), and the
-   * SDK's registry lets one resource only claim each (application, scope, type, name):
+   * deployment's claims (claims.ts) let one resource only claim each (application, scope,
+   * type, name):
    * no other write of this deployment can change them before that create (deletes run
    * after creates). Reused for the same short while as the lists above.
    */
