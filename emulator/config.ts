@@ -205,6 +205,13 @@ export const EmulatorConfig = z.strictObject({
     .default(8 * 1024 * 1024),
   /** Control API under `/__emulator/`; default: on when listening on a loopback host. */
   control: z.boolean().optional(),
+  /** The page at `/` (commands, members, request log); default: on for a loopback host. */
+  page: z.boolean().optional(),
+  /**
+   * `GET /oauth2/authorize`: `"automatic"` (the consenting user agrees at once: headless
+   * runs and tests) or `"page"` (a consent page where a person approves or denies).
+   */
+  oauthConsent: z.enum(["automatic", "page"]).default("automatic"),
 });
 export type EmulatorConfigInput = z.input<typeof EmulatorConfig>;
 
@@ -246,6 +253,8 @@ export interface ResolvedConfig {
   dailyCreateLimitStatus: 400 | 429;
   maxBodyBytes: number;
   control: boolean | undefined;
+  page: boolean | undefined;
+  oauthConsent: "automatic" | "page";
 }
 
 function defaultSections(): Pick<ResolvedConfig, "applications" | "users" | "guilds"> {
@@ -343,6 +352,8 @@ export function resolveConfig(input: unknown, source = "configuration"): Resolve
     dailyCreateLimitStatus: c.dailyCreateLimitStatus,
     maxBodyBytes: c.maxBodyBytes,
     control: c.control,
+    page: c.page,
+    oauthConsent: c.oauthConsent,
   };
   const appIds = new Set<string>();
   for (const a of resolved.applications) {

@@ -121,6 +121,8 @@ export class RequestDispatcher {
       outcome = errorOutcome(err);
     }
     const warning = outcome.headers[WARNING_HEADER];
+    const bucket = outcome.headers["X-RateLimit-Bucket"];
+    const remaining = outcome.headers["X-RateLimit-Remaining"];
     const entry: RequestLogEntry = {
       method,
       route,
@@ -130,6 +132,11 @@ export class RequestDispatcher {
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
       ...(outcome.fault === undefined ? {} : { fault: outcome.fault }),
       ...(warning === undefined ? {} : { warning }),
+      ...(bucket === undefined ? {} : { bucket }),
+      ...(remaining === undefined ? {} : { remaining: Number(remaining) }),
+      ...(outcome.status >= 400 && outcome.body !== undefined
+        ? { error: JSON.stringify(outcome.body).slice(0, 2000) }
+        : {}),
     };
     this.parts.log.record(entry);
     this.parts.onRequest?.(entry);

@@ -21,6 +21,11 @@ export interface RequestLogEntry {
   readonly event?: "reload" | "launch";
   /** The `X-Emulator-Warning` sent, if any (body fields the service accepts and drops). */
   readonly warning?: string;
+  /** The rate-limit bucket (`X-RateLimit-Bucket`) and what it had left, when limits are on. */
+  readonly bucket?: string;
+  readonly remaining?: number;
+  /** A refusal's body (status 400 and up), JSON, cut at 2,000 characters. */
+  readonly error?: string;
 }
 
 export interface Counters {
@@ -33,7 +38,8 @@ export interface Counters {
   byStatus: Record<string, number>;
 }
 
-const MAX_ENTRIES = 50_000;
+/** A 100,000-request deployment log stays whole (the page pages through it). */
+const MAX_ENTRIES = 100_000;
 
 function emptyCounters(): Counters {
   return {
@@ -50,8 +56,11 @@ function emptyCounters(): Counters {
 export class RequestLog {
   private entries: RequestLogEntry[] = [];
   private counts: Counters = emptyCounters();
+  /** Entries ever appended: the sequence number of the newest (live views ask "after n"). */
+  private appended = 0;
 
   record(entry: RequestLogEntry): void {
+    this.appended++;
     this.entries.push(entry);
     if (this.entries.length > MAX_ENTRIES)
       this.entries.splice(0, this.entries.length - MAX_ENTRIES);
@@ -68,6 +77,7 @@ export class RequestLog {
 
   /** Appends a note (see `event`) without counting it as a request. */
   note(entry: RequestLogEntry): void {
+    this.appended++;
     this.entries.push(entry);
     if (this.entries.length > MAX_ENTRIES)
       this.entries.splice(0, this.entries.length - MAX_ENTRIES);
@@ -77,6 +87,16 @@ export class RequestLog {
     return [...this.entries];
   }
 
+  /** The kept entries, oldest first, without a copy (the page reads 100,000 of them). */
+  view(): readonly RequestLogEntry[] {
+    return this.entries;
+  }
+
+  /** The sequence number of the newest entry (0 when none was ever appended). */
+  sequence(): number {
+    return this.appended;
+  }
+
   counters(): Counters {
     return structuredClone(this.counts);
   }
@@ -84,5 +104,6 @@ export class RequestLog {
   reset(): void {
     this.entries = [];
     this.counts = emptyCounters();
+    this.appended = 0;
   }
 }

@@ -35,6 +35,10 @@ export interface EmulatorOptions {
   rateLimits?: boolean | RateLimitConfig;
   /** Overrides whether the control API is served (default: loopback hosts only). */
   control?: boolean;
+  /** Overrides whether the page at `/` is served (default: loopback hosts only). */
+  page?: boolean;
+  /** Overrides the configuration's `oauthConsent` ("automatic" or "page"). */
+  oauthConsent?: "automatic" | "page";
   /** Called with one line per request (access log); default: none. */
   onRequest?: (entry: RequestLogEntry) => void;
   /**
@@ -86,6 +90,15 @@ export function controlEnabled(
   return options.control ?? config.control ?? isLoopback(host);
 }
 
-function isLoopback(host: string): boolean {
+/** The page shows every command and the request log: loopback hosts only by default, too. */
+export function pageEnabled(
+  options: EmulatorOptions,
+  config: ResolvedConfig,
+  host: string,
+): boolean {
+  return options.page ?? config.page ?? isLoopback(host);
+}
+
+export function isLoopback(host: string): boolean {
   return host === "localhost" || host === "::1" || host.startsWith("127.");
 }

@@ -1,10 +1,11 @@
 /**
  * Responses: what a pipeline stage decided (`Outcome`) and how it is written. Every
- * body is JSON in the service's shapes; a 204 has none.
+ * body is JSON in the service's shapes (a 204 has none), but for the consent page's HTML.
  */
 import type { ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { ApiError, Errors } from "./errors";
+import { HtmlDocument } from "./page/html";
 import { rateLimitResponse } from "./ratelimit";
 import type { RateLimited } from "./ratelimit";
 
@@ -38,6 +39,15 @@ export function send(
   headers: Record<string, string>,
 ): void {
   if (res.headersSent || res.destroyed) return;
+  if (body instanceof HtmlDocument) {
+    // The consent page: the one answer of the service API that a browser renders.
+    res.statusCode = status;
+    for (const [k, v] of Object.entries({ ...headers, ...body.headers })) res.setHeader(k, v);
+    res.setHeader("Content-Type", "text/html; charset=utf-8");
+    res.setHeader("Content-Length", Buffer.byteLength(body.html));
+    res.end(body.html);
+    return;
+  }
   const text = status === 204 || body === undefined ? undefined : JSON.stringify(body);
   res.statusCode = status;
   for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);

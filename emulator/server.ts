@@ -24,7 +24,14 @@ import { InteractionService } from "./interactions/service";
 import type { Counters, RequestLogEntry } from "./log";
 import { RequestLog } from "./log";
 import type { EmulatorOptions } from "./options";
-import { controlEnabled as isControlEnabled, loadConfig, startRateLimits } from "./options";
+import {
+  controlEnabled as isControlEnabled,
+  isLoopback,
+  loadConfig,
+  pageEnabled,
+  startRateLimits,
+} from "./options";
+import { PageRouter } from "./page/router";
 import { ApiPipeline } from "./pipeline";
 import { RateLimitEnforcer } from "./ratelimit";
 import { sendMalformed } from "./response";
@@ -49,6 +56,8 @@ export interface RunningEmulator {
   readonly userBearerToken: string;
   readonly config: ResolvedConfig;
   readonly controlEnabled: boolean;
+  /** The page (commands, members, request log, interactions): `url` + `/`, or undefined when off. */
+  readonly pageUrl: string | undefined;
   /** Control operations in code (faults, drift, clock, Activities, reset...). */
   readonly control: EmulatorControl;
   /** The state (read accessors: command(), commandsIn(), permissions()...). */
@@ -102,6 +111,7 @@ function listen(server: http.Server, port: number, host: string): Promise<number
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const config = loadConfig(options);
+  if (options.oauthConsent !== undefined) config.oauthConsent = options.oauthConsent;
   const host = options.host ?? "127.0.0.1";
   const store = new Store(config, options.statePath);
   const rateLimits = startRateLimits(options, config);
@@ -137,7 +147,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     onInternalError,
   });
 
-  const server = http.createServer(dispatcher.listener);
+  const pages = new PageRouter({
+    store,
+    log,
+    interactions,
+    enabled: pageEnabled(options, config, host),
+    loopbackOnly: isLoopback(host),
+  });
+  const server = http.createServer((req, res) => {
+    if (!pages.serve(req, res)) dispatcher.listener(req, res);
+  });
   server.on("clientError", (_err, socket) => sendMalformed(socket));
   const port = await listen(server, options.port ?? 0, host);
   const urlHost = host.includes(":") ? `[${host}]` : host;
@@ -168,6 +187,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     userBearerToken,
     config,
     controlEnabled,
+    pageUrl: pageEnabled(options, config, host) ? `${url}/` : undefined,
     control,
     store,
     publicKey,

@@ -2,9 +2,10 @@
  * The OAuth2 endpoints (docs/topics/oauth2 in discord/discord-api-docs; RFC 6749, 7636,
  * 7009, 8252):
  *
- * - `GET /oauth2/authorize`: the consent page. No browser and no login here: the
- *   application's consenting user (configuration `consentUserId`, or the control API)
- *   agrees at once, and the answer is a 302 to the redirect URI with `code` and `state`.
+ * - `GET /oauth2/authorize`: the consent step. No login here: the application's
+ *   consenting user (configuration `consentUserId`, or the control API) agrees at once
+ *   (a 302 to the redirect URI with `code` and `state`), or, with `oauthConsent: "page"`,
+ *   is shown a consent page to approve or deny (consent.ts).
  *   A `redirect_uri` that is not registered is answered 400 and never redirected to
  *   (RFC 6749 section 4.1.2.1); other refusals redirect with `error=...`.
  * - `POST /oauth2/token`: `client_credentials` (a token that acts as the application;
@@ -21,15 +22,15 @@
  * for bad grants (`Invalid "code" in request.`, as reported in discord-api-docs#1650 and
  * member-gentei/member-gentei#18).
  */
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { Scopes, USER_GRANTABLE_SCOPES } from "../auth";
-import type { Application, AuthorizationCode } from "../store";
+import type { Application } from "../store";
+import { consent, newToken, redirectTo } from "./consent";
 import type { HandlerResult, RequestContext } from "./context";
 
-const GRANTABLE: readonly string[] = [Scopes.COMMANDS_UPDATE, Scopes.COMMANDS];
+export { CODE_TTL_MS } from "./consent";
 
-/** Authorization codes expire 10 minutes after they are issued (RFC 6749 section 4.1.2). */
-export const CODE_TTL_MS = 10 * 60 * 1000;
+const GRANTABLE: readonly string[] = [Scopes.COMMANDS_UPDATE, Scopes.COMMANDS];
 
 /** RFC 7636 section 4.1: 43-128 characters of [A-Za-z0-9-._~]; S256 challenges are 43. */
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
@@ -37,10 +38,6 @@ const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
 function oauthError(status: number, error: string, description: string): HandlerResult {
   return { status, body: { error, error_description: description } };
-}
-
-function newToken(): string {
-  return randomBytes(24).toString("base64url");
 }
 
 /** base64url(SHA-256(verifier)): the S256 transform of RFC 7636 section 4.2. */
@@ -145,14 +142,8 @@ export function oauth2Authorize(ctx: RequestContext): HandlerResult {
     return oauthError(400, "invalid_request", 'Invalid "redirect_uri" in request.');
   }
   const state = q.get("state");
-  const redirect = (params: Record<string, string>): HandlerResult => {
-    const target = new URL(redirectUri);
-    for (const [k, v] of Object.entries(params)) target.searchParams.set(k, v);
-    if (state !== null) target.searchParams.set("state", state);
-    return { status: 302, headers: { location: target.toString() } };
-  };
   const refuse = (error: string, description: string) =>
-    redirect({ error, error_description: description });
+    redirectTo(redirectUri, { error, error_description: description }, state);
 
   if (q.get("response_type") !== "code") {
     return refuse("unsupported_response_type", 'Invalid "response_type" in request.');
@@ -186,20 +177,16 @@ export function oauth2Authorize(ctx: RequestContext): HandlerResult {
   if (userId === undefined || !ctx.store.user(userId)) {
     return refuse("access_denied", "The resource owner or authorization server denied the request");
   }
-  const code: AuthorizationCode = {
-    code: newToken(),
-    grantId: newToken(),
+  return consent(ctx.store, {
     applicationId: app.id,
     userId,
     scopes,
     redirectUri,
     redirectUriGiven: q.get("redirect_uri") !== null,
-    ...(challenge === null ? {} : { codeChallenge: challenge }),
-    expiresAt: ctx.store.clock.now() + CODE_TTL_MS,
-    used: false,
-  };
-  ctx.store.transaction(() => ctx.store.putCode(code));
-  return redirect({ code: code.code });
+    codeChallenge: challenge ?? undefined,
+    state,
+    guildId: q.get("guild_id") ?? undefined,
+  });
 }
 
 // ---- POST /oauth2/token ----------------------------------------------------------------

@@ -16,6 +16,7 @@ import type { Access, Place } from "./access";
 import { evaluateAccess, isThread } from "./access";
 import { autocompleteCallbackProblems, commandCallbackProblems } from "./callbacks";
 import type { DeliveryResult } from "./delivery";
+import { InteractionHistory } from "./history";
 import { deliver, RESPONSE_DEADLINE_MS, verifyEndpoint } from "./delivery";
 import { buildInteraction, ClientCheckError, pingInteraction } from "./payload";
 import type {
@@ -78,6 +79,8 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
 export class InteractionService {
   private readonly keys = new Map<string, SigningKey>();
   private readonly endpoints = new Map<string, string>();
+  /** What was delivered and answered (the emulator's page shows it). */
+  readonly history = new InteractionHistory();
 
   constructor(
     private readonly store: Store,
@@ -214,13 +217,38 @@ export class InteractionService {
   /** A user invokes a command (type 2 interaction). */
   async invoke(request: InvokeRequest): Promise<InteractionResult> {
     const r: ParsedInvokeRequest = parse(InvokeSchema, request);
-    return this.run(r, undefined);
+    return this.recorded("command", r, await this.run(r, undefined));
   }
 
   /** A user types in an autocomplete option (type 4 interaction). */
   async autocomplete(request: AutocompleteRequest): Promise<InteractionResult> {
     const r: ParsedAutocompleteRequest = parse(AutocompleteSchema, request);
-    return this.run(r, { focused: r.focused, value: r.value });
+    return this.recorded(
+      "autocomplete",
+      r,
+      await this.run(r, { focused: r.focused, value: r.value }),
+    );
+  }
+
+  private recorded(
+    kind: "command" | "autocomplete",
+    r: ParsedInvokeRequest,
+    result: InteractionResult,
+  ): InteractionResult {
+    const data = result.interaction?.["data"];
+    const commandId = r.commandId ?? (isObject(data) ? String(data["id"]) : undefined);
+    this.history.record({
+      time: new Date(this.store.clock.now()).toISOString(),
+      kind,
+      applicationId: r.applicationId ?? this.store.applications()[0]?.id ?? "",
+      commandId,
+      commandName: r.name ?? (commandId ? this.store.command(commandId)?.name : undefined),
+      userId: r.userId,
+      guildId: r.guildId,
+      channelId: r.channelId,
+      result,
+    });
+    return result;
   }
 
   private async run(
@@ -372,4 +400,8 @@ function judged(
         interaction,
         response,
       };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null;
 }
