@@ -76,7 +76,7 @@ describe.each([
   test("flushCompileCache writes it only on our path", async () => {
     // The module object itself: an import's namespace has getters only (they read it).
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const mod = require("node:module") as { flushCompileCache?: () => void };
+    const mod = require("node:module") as { flushCompileCache?: (() => void) | undefined };
     const original = mod.flushCompileCache;
     let calls = 0;
     mod.flushCompileCache = () => void calls++;
