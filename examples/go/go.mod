@@ -3,7 +3,7 @@ module discord-commands-go
 go 1.25.11
 
 require (
-	example.com/pulumi-discord-commands/sdks/go v0.0.0
+	github.com/pulumi-discord-commands/pulumi-discord-commands/sdks/go v0.0.0
 	github.com/pulumi/pulumi/sdk/v3 v3.259.0
 )
 
@@ -119,4 +119,4 @@ require (
 	lukechampine.com/frand v1.5.1 // indirect
 )
 
-replace example.com/pulumi-discord-commands/sdks/go => ./node_modules/pulumi-discord-commands/sdks/go
+replace github.com/pulumi-discord-commands/pulumi-discord-commands/sdks/go => ./node_modules/pulumi-discord-commands/sdks/go

@@ -7,7 +7,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
 
-	discord "example.com/pulumi-discord-commands/sdks/go/discordcommands"
+	discord "github.com/pulumi-discord-commands/pulumi-discord-commands/sdks/go/discordcommands"
 )
 
 func main() {

@@ -42,12 +42,26 @@ import { COMMAND_REPLACE_KEYS, PERMISSIONS_REPLACE_KEYS } from "../schema/replac
 
 export const PACKAGE_NAME = "discord-commands";
 
+/**
+ * The repository releases are published from: the Go SDK's module path (the module is the
+ * repository's `sdks/go`, tagged `sdks/go/v<version>`) and the plugin's download URL (a
+ * GitHub release `v<version>` holding the archives of `npm run package`) derive from it.
+ * A placeholder until the first release: a maintainer sets the real owner here, then runs
+ * `npm run generate`.
+ */
+export const RELEASE_REPOSITORY = {
+  owner: "pulumi-discord-commands",
+  name: "pulumi-discord-commands",
+} as const;
+
+/** Where the engine downloads a missing plugin from (`pulumi-resource-<name>-v<version>-<os>-<arch>.tar.gz`). */
+export const PLUGIN_DOWNLOAD_URL = `github://api.github.com/${RELEASE_REPOSITORY.owner}/${RELEASE_REPOSITORY.name}`;
+
 /** Language package names: the npm name `pulumi-discord-commands` is the dynamic-resource package. */
 export const SDK_NAMES = {
   nodejs: "@pulumi-discord-commands/sdk",
   python: "pulumi_discord_commands",
-  /** Not fetchable on purpose: programs point it at `sdks/go` with a `replace` directive. */
-  goModule: "example.com/pulumi-discord-commands/sdks/go",
+  goModule: `github.com/${RELEASE_REPOSITORY.owner}/${RELEASE_REPOSITORY.name}/sdks/go`,
 } as const;
 
 export function token(name: string): string {
@@ -749,6 +763,7 @@ export function buildPackageSchema(version: string): PackageSchema {
     attribution: GENERATED_NOTE,
     keywords: ["pulumi", "discord", "application-commands", "category/utility", "kind/native"],
     license: "MIT",
+    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     meta: { moduleFormat: "(.*)", supportPack: true },
     config: { variables: config },
     provider: {

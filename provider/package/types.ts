@@ -60,6 +60,8 @@ export interface PackageSchema {
   attribution: string;
   keywords: string[];
   license: string;
+  /** Where the engine fetches the plugin when it is not installed. */
+  pluginDownloadURL: string;
   meta: { moduleFormat: string; supportPack: boolean };
   config: { variables: Properties };
   provider: ResourceSpec;

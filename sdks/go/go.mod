@@ -1,4 +1,4 @@
-module example.com/pulumi-discord-commands/sdks/go
+module github.com/pulumi-discord-commands/pulumi-discord-commands/sdks/go
 
 go 1.20
 

@@ -8,7 +8,7 @@ import (
 	"reflect"
 
 	"errors"
-	"example.com/pulumi-discord-commands/sdks/go/discordcommands/internal"
+	"github.com/pulumi-discord-commands/pulumi-discord-commands/sdks/go/discordcommands/internal"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 

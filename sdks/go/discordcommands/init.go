@@ -6,8 +6,8 @@ package discordcommands
 import (
 	"fmt"
 
-	"example.com/pulumi-discord-commands/sdks/go/discordcommands/internal"
 	"github.com/blang/semver"
+	"github.com/pulumi-discord-commands/pulumi-discord-commands/sdks/go/discordcommands/internal"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 

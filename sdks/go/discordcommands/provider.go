@@ -7,7 +7,7 @@ import (
 	"context"
 	"reflect"
 
-	"example.com/pulumi-discord-commands/sdks/go/discordcommands/internal"
+	"github.com/pulumi-discord-commands/pulumi-discord-commands/sdks/go/discordcommands/internal"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 

@@ -4,7 +4,7 @@
 package config
 
 import (
-	"example.com/pulumi-discord-commands/sdks/go/discordcommands/internal"
+	"github.com/pulumi-discord-commands/pulumi-discord-commands/sdks/go/discordcommands/internal"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
 )
