@@ -1,6 +1,7 @@
 /**
  * The package reference (docs/reference.md): the package schema's resources, types,
- * enums and configuration as Markdown, every description taken from the schema. Pure:
+ * enums and configuration as Markdown, every description taken from the schema, and an
+ * example of each resource in every language (referenceExamples.ts). Pure:
  * `scripts/generate-package.ts` writes (and formats) it.
  */
 import type {
@@ -12,6 +13,8 @@ import type {
   ResourceSpec,
   TypeSpec,
 } from "./types";
+import type { ResourceExample, SdkImports } from "./referenceExamples";
+import { referenceExamples } from "./referenceExamples";
 
 const TYPE_REF = /^#\/types\/[^:]+:[^:]+:(.+)$/;
 
@@ -68,9 +71,40 @@ function propertyTable(
 
 const OUTPUT_HEAD = { name: "Property", required: "Always set" };
 
-function resourceSection(tok: string, r: ResourceSpec): string[] {
+/** The languages of an example, in the order shown, with their label and code fence. */
+const EXAMPLE_LANGUAGES: readonly { key: keyof ResourceExample; label: string; fence: string }[] = [
+  { key: "typescript", label: "TypeScript", fence: "typescript" },
+  { key: "python", label: "Python", fence: "python" },
+  { key: "go", label: "Go", fence: "go" },
+  { key: "yaml", label: "YAML", fence: "yaml" },
+];
+
+function exampleLines(example: ResourceExample): string[] {
+  const out = ["Example:", ""];
+  for (const { key, label, fence } of EXAMPLE_LANGUAGES) {
+    out.push(`**${label}**`, "", "```" + fence, example[key].trimEnd(), "```", "");
+  }
+  return out;
+}
+
+/** The SDKs' names as a program imports them, from the schema's `language` section. */
+export function sdkImports(schema: PackageSchema): SdkImports {
+  const get = (language: string, key: string): string => {
+    const value = schema.language[language]?.[key];
+    if (typeof value !== "string") throw new Error(`the schema has no language.${language}.${key}`);
+    return value;
+  };
+  return {
+    nodejs: get("nodejs", "packageName"),
+    python: get("python", "packageName"),
+    go: get("go", "importBasePath"),
+  };
+}
+
+function resourceSection(tok: string, r: ResourceSpec, example: ResourceExample): string[] {
   const name = shortName(tok);
   const out = [`### ${name}`, "", `Token \`${tok}\`.`, "", r.description, ""];
+  out.push(...exampleLines(example));
   if (Object.keys(r.inputProperties).length === 0) out.push("No inputs.", "");
   else out.push("Inputs:", "", ...propertyTable(r.inputProperties, r.requiredInputs), "");
   const outputs = Object.fromEntries(
@@ -80,13 +114,17 @@ function resourceSection(tok: string, r: ResourceSpec): string[] {
   const inputsRequiredAsOutputs = r.required.filter(
     (k) => k in r.inputProperties && !r.requiredInputs.includes(k),
   );
-  if (Object.keys(r.inputProperties).length > 0) {
-    const always =
-      inputsRequiredAsOutputs.length === 0
-        ? ""
-        : ` (${inputsRequiredAsOutputs.map((k) => `\`${k}\``).join(", ")} always set)`;
+  const always =
+    inputsRequiredAsOutputs.length === 0
+      ? ""
+      : ` (${inputsRequiredAsOutputs.map((k) => `\`${k}\``).join(", ")} always set)`;
+  if (Object.keys(outputs).length === 0) {
+    out.push(`Outputs: every input${always}.`, "");
+    return out;
+  }
+  if (Object.keys(r.inputProperties).length > 0)
     out.push(`Outputs: every input${always}, and:`, "");
-  } else out.push("Outputs:", "");
+  else out.push("Outputs:", "");
   out.push(...propertyTable(outputs, outputsRequired, OUTPUT_HEAD), "");
   return out;
 }
@@ -129,7 +167,10 @@ export function renderReference(schema: PackageSchema, generatedBy: string): str
       "Names are as in the package schema (`plugin/schema.json`); each language spells them its own way " +
       "(Python `name_localizations`, Go `NameLocalizations`); an enum value `ChatInput` of `CommandType` is " +
       "`CommandType.CHAT_INPUT` in Python, `CommandTypeChatInput` in Go, `CommandType.ChatInput` in TypeScript, " +
-      "and its number (`1`) in YAML.",
+      "and its number (`1`) in YAML. Each resource has an example in TypeScript (on the generated SDK), " +
+      "Python, Go and YAML; the guides per language, and the TypeScript dynamic resources " +
+      '(`import * as discord from "pulumi-discord-commands"`, whose names are the same), are in ' +
+      "[the README](../README.md#install-and-a-first-program).",
     "",
     "## Configuration",
     "",
@@ -149,7 +190,17 @@ export function renderReference(schema: PackageSchema, generatedBy: string): str
     "## Resources",
     "",
   ];
-  for (const [tok, r] of Object.entries(schema.resources)) lines.push(...resourceSection(tok, r));
+  const examples = referenceExamples(sdkImports(schema));
+  for (const [tok, r] of Object.entries(schema.resources)) {
+    const example = examples[shortName(tok)];
+    if (example === undefined) {
+      throw new Error(
+        `no example of ${shortName(tok)} for docs/reference.md: add one in every language to ` +
+          "provider/package/referenceExamples.ts",
+      );
+    }
+    lines.push(...resourceSection(tok, r, example));
+  }
   lines.push("## Types", "");
   for (const [tok, t] of objects) lines.push(...objectSection(tok, t));
   lines.push("## Enums", "");
