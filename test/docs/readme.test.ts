@@ -207,9 +207,15 @@ function expand(p: string): string[] {
 
 /**
  * Paths the docs name that are not this repository's: the folder `pulumi package add`
- * writes in a user's project, and Pulumi's Go module.
+ * writes in a user's project, Pulumi's Go module, and the Go SDK's release tag
+ * (`sdks/go/v<version>`, read up to its placeholder).
  */
-const NOT_OURS = new Set(["sdks/discord-commands", "./sdks/discord-commands", "sdk/v3"]);
+const NOT_OURS = new Set([
+  "sdks/discord-commands",
+  "./sdks/discord-commands",
+  "sdk/v3",
+  "sdks/go/v",
+]);
 
 /** The relative link targets of a file (`[text](target)`), URLs left out. */
 function links(markdown: string): string[] {
