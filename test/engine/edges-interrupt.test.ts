@@ -243,8 +243,10 @@ test("a command set killed during its bulk overwrite (applied, answer held), aft
     ]);
     emu.control.resetLog();
     await setProg.up();
-    // Taken over by name with no write: the PUT had landed.
-    expect(emu.requestLog().filter((e) => e.method !== "GET")).toEqual([]);
+    // Taken over by name with no write: the PUT had landed. (The killed run's held PUT is
+    // logged when its answer finally goes out, HELD_MS after it arrived: on a loaded
+    // machine that falls after the log was reset. It is not this run's.)
+    expect(emu.requestLog().filter((e) => e.method !== "GET" && e.fault !== "delay")).toEqual([]);
     const names = inGuild()
       .map((c) => String(c["name"]))
       .sort();
