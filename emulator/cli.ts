@@ -2,7 +2,8 @@
 /**
  * `npm run emulator -- [--port <p>] [--host 127.0.0.1] [--config <file>] [--state <file>]
  *                      [--json] [--ready-file <file>] [--no-rate-limits]
- *                      [--control|--no-control] [--verbose]`
+ *                      [--control|--no-control] [--page|--no-page]
+ *                      [--consent-page|--auto-consent] [--verbose]`
  *
  * Prints the URL and the default credentials (with `--json`: exactly one JSON line on
  * stdout; with `--ready-file`: the same JSON written to that file once listening, so a
@@ -25,6 +26,10 @@ const USAGE = `usage: discord-commands emulator [options]   (in this repository:
   --no-rate-limits    turn rate limiting off
   --control           serve the control API even on a non-loopback host
   --no-control        do not serve the control API
+  --page              serve the page at / even on a non-loopback host
+  --no-page           do not serve the page at /
+  --consent-page      GET /oauth2/authorize shows a consent page (approve or deny)
+  --auto-consent      the consenting user agrees at once (the default: headless runs)
   --verbose           log every request on stderr
   --help              this text`;
 
@@ -39,6 +44,10 @@ const FLAGS = {
   "no-rate-limits": { type: "boolean" },
   control: { type: "boolean" },
   "no-control": { type: "boolean" },
+  page: { type: "boolean" },
+  "no-page": { type: "boolean" },
+  "consent-page": { type: "boolean" },
+  "auto-consent": { type: "boolean" },
   verbose: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const satisfies util.ParseArgsConfig["options"];
@@ -115,6 +124,18 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       case "no-control":
         options.control = false;
         break;
+      case "page":
+        options.page = true;
+        break;
+      case "no-page":
+        options.page = false;
+        break;
+      case "consent-page":
+        options.oauthConsent = "page";
+        break;
+      case "auto-consent":
+        options.oauthConsent = "automatic";
+        break;
       case "verbose":
         args.verbose = true;
         break;
@@ -189,6 +210,8 @@ export async function runEmulatorCli(argv: readonly string[]): Promise<void> {
         `  public key      ${summary.publicKey}  (Ed25519, verifies interactions)`,
         `  rate limits     ${emu.config.rateLimits === false || args.options.rateLimits === false ? "off" : "on"}`,
         `  control API     ${emu.controlEnabled ? `${emu.url}/__emulator/` : "off"}`,
+        `  page            ${emu.pageUrl ?? "off"}`,
+        `  OAuth2 consent  ${emu.config.oauthConsent === "page" ? "consent page (approve or deny)" : "automatic"}`,
         "Press Ctrl+C to stop.",
         "",
       ].join("\n"),

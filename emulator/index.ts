@@ -6,7 +6,7 @@ export { DEFAULTS, EmulatorConfig, RateLimitConfig, resolveConfig } from "./conf
 export type { EmulatorConfigInput, ResolvedConfig } from "./config";
 export { EmulatorControl, ControlError } from "./control";
 export type { FaultAction, FaultPlanInput, FaultRuleInput } from "./faults";
-export type { Counters, RequestLogEntry } from "./log";
+export type { Counters, RequestLog, RequestLogEntry } from "./log";
 export type { StoredCommand, StoredPermissions } from "./store";
 export { ApiError } from "./errors";
 export { InteractionService } from "./interactions/service";

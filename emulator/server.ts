@@ -80,6 +80,8 @@ export interface RunningEmulator {
   /** Gateway events (permissions updates) with an id greater than `after`. */
   events(after?: number): EmulatorEvent[];
   requestLog(): RequestLogEntry[];
+  /** The request log itself (what the page pages through; benches and tests can seed it). */
+  readonly log: RequestLog;
   counters(): Counters;
   close(): Promise<void>;
 }
@@ -199,6 +201,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       interactions.setEndpoint(applicationId, endpoint),
     events: (after = 0) => store.events.after(after),
     requestLog: () => log.list(),
+    log,
     counters: () => log.counters(),
     close() {
       closed ??= new Promise<void>((resolve) => {

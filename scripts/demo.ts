@@ -4,6 +4,8 @@
  * `pulumi up` through the real CLI on `examples/demo/index.ts`, and prints the commands
  * the emulator then holds. A second run shows no change and makes no write.
  * No token and no network needed: the emulator's fixed development credentials are used.
+ * It prints the address of the emulator's page; `npm start -- --keep` keeps the emulator
+ * (and the page) running after the deployment, until Ctrl+C.
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -14,6 +16,7 @@ import { PROJECT_ROOT, requireToolchain, SetupError, toolchainPath } from "./too
 
 const WORK = path.join(PROJECT_ROOT, ".work", "demo");
 const STACK = "demo";
+const KEEP = process.argv.slice(2).includes("--keep");
 
 /** Runs the CLI without blocking this process, which serves the emulator meanwhile. */
 function pulumi(
@@ -88,6 +91,7 @@ async function main(): Promise<void> {
     console.log(
       `Emulator of the command service at ${emu.url} (state: .work/demo/emulator-state.json)`,
     );
+    console.log(`Emulator page (commands, members, requests): ${emu.pageUrl ?? "off"}`);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       PATH: toolchainPath(tc),
@@ -143,9 +147,21 @@ async function main(): Promise<void> {
       `Requests this run: ${emu.requestLog().length} (${writes} writes). ` +
         "Run `npm start` again: no change, no write.",
     );
+    if (KEEP) await keepServing(emu);
   } finally {
     await emu.close();
   }
+}
+
+/** `--keep`: the emulator and its page stay up until Ctrl+C (or SIGTERM). */
+function keepServing(emu: RunningEmulator): Promise<void> {
+  console.log(
+    `\nThe emulator keeps running: open ${emu.pageUrl ?? emu.url} in a browser. Press Ctrl+C to stop.`,
+  );
+  return new Promise((resolve) => {
+    process.once("SIGINT", () => resolve());
+    process.once("SIGTERM", () => resolve());
+  });
 }
 
 main().catch((err: unknown) => {

@@ -14,6 +14,7 @@ import {
   PROJECT_ROOT,
   SetupError,
 } from "./toolchain";
+import { ensureBrowser } from "./browser";
 
 async function main(): Promise<void> {
   const started = Date.now();
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
   try {
     const tc = await ensureToolchain(log);
     buildPackage(log);
+    ensureBrowser(log);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const hosts = OTHER_LANGUAGES.filter((lang) => tc.languageHosts[lang]);
     const venv = tc.pythonVenv ? path.relative(PROJECT_ROOT, tc.pythonVenv) : "none";
