@@ -69,7 +69,7 @@ export function cacheRoot(): string {
   return path.join(base, "pulumi-discord-commands");
 }
 
-function cacheBinDir(version: string): string {
+export function cacheBinDir(version: string): string {
   return path.join(cacheRoot(), `pulumi-v${version}`, "bin");
 }
 
@@ -106,7 +106,7 @@ function dynamicPluginDir(): string {
   return dir;
 }
 
-function cliVersion(bin: string): string | undefined {
+export function cliVersion(bin: string): string | undefined {
   const out = spawnSync(bin, ["version"], {
     encoding: "utf8",
     env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
@@ -225,7 +225,7 @@ function readIfExists(file: string): string | undefined {
   }
 }
 
-function toolchainDir(...parts: string[]): string {
+export function toolchainDir(...parts: string[]): string {
   return path.join(PROJECT_ROOT, "toolchain", ...parts);
 }
 
@@ -346,21 +346,21 @@ export function toolchainPath(tc: Toolchain, basePath = process.env["PATH"] ?? "
   return [...new Set(dirs), basePath].join(path.delimiter);
 }
 
-function findGo(): string | undefined {
+export function findGo(): string | undefined {
   return (
     which("go") ?? (fs.existsSync("/usr/local/go/bin/go") ? "/usr/local/go/bin/go" : undefined)
   );
 }
 
 /** Reads the version a wrapper module pins for a module path, from its go.mod. */
-function goModVersion(moduleDir: string, modulePath: string): string | undefined {
+export function goModVersion(moduleDir: string, modulePath: string): string | undefined {
   const goMod = fs.readFileSync(path.join(moduleDir, "go.mod"), "utf8");
   const escaped = modulePath.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
   const m = new RegExp(`\\n\\s*${escaped} (v[^\\s]+)`).exec(goMod);
   return m?.[1];
 }
 
-interface GoBuild {
+export interface GoBuild {
   readonly moduleDir: string;
   /** Main packages, each built into `outDir` under its command's name. */
   readonly pkgs: readonly string[];
@@ -384,13 +384,13 @@ export const GO_BUILD_FLAGS: readonly string[] = ["-trimpath", "-tags=osusergo,g
 /** How often a long build reports how far it got. */
 const PROGRESS_EVERY_MS = 15_000;
 
-function elapsed(since: number): string {
+export function elapsed(since: number): string {
   const s = Math.round((Date.now() - since) / 1000);
   return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s` : `${s}s`;
 }
 
 /** Runs a command, collecting its stderr lines; `onLine` sees each as it arrives. */
-function run(
+export function run(
   cmd: string,
   args: string[],
   opts: { cwd: string; env: NodeJS.ProcessEnv },
@@ -425,7 +425,7 @@ function run(
  * Several commands of one module build in one go (shared packages compile once); each
  * binary is renamed into place when all are built, so a half-built one is never found.
  */
-async function goBuild(go: string, build: GoBuild, log: (line: string) => void): Promise<void> {
+export async function goBuild(go: string, build: GoBuild, log: (line: string) => void): Promise<void> {
   const tmpDir = path.join(build.outDir, `.build-${process.pid}`);
   const what = build.pkgs.map(commandName).join(", ");
   const opts = {
@@ -479,7 +479,7 @@ async function goBuild(go: string, build: GoBuild, log: (line: string) => void):
 }
 
 /** Serializes work on shared files across clones and processes (`lock` is a directory). */
-async function withLock<T>(
+export async function withLock<T>(
   lock: string,
   what: string,
   log: (line: string) => void,
@@ -512,7 +512,7 @@ async function withLock<T>(
 }
 
 /** Writes `content` to `target` (mode 755) unless it already holds it; atomic. */
-function installFile(target: string, content: Buffer): void {
+export function installFile(target: string, content: Buffer): void {
   const current = fs.existsSync(target) ? fs.readFileSync(target) : undefined;
   if (current?.equals(content)) return;
   const tmp = `${target}.tmp-${process.pid}`;
@@ -650,7 +650,7 @@ async function buildIntoCache(go: string, version: string, log: (line: string) =
 /** A `python3` on PATH new enough for the `pulumi` SDK, and its version. */
 const MIN_PYTHON: readonly [number, number] = [3, 10];
 
-function findPython(): { bin: string; version: string } | undefined {
+export function findPython(): { bin: string; version: string } | undefined {
   // The interpreter's own base executable: a pyenv shim or an activated venv (ours, even,
   // which setup may re-make) would not do to create a venv from.
   const script = "import sys; print('%d.%d' % sys.version_info[:2]); print(sys._base_executable)";

@@ -13,3 +13,27 @@ export type { CustomResourceOptions, ComponentResourceOptions } from "@pulumi/pu
 export { RunError } from "@pulumi/pulumi/errors";
 export { Config } from "@pulumi/pulumi/config";
 export * as log from "@pulumi/pulumi/log";
+
+import { RunError as SdkRunError } from "@pulumi/pulumi/errors";
+import { warn } from "@pulumi/pulumi/log";
+import { outsideTestedRange, TESTED_RANGE } from "../provider/testedRange";
+
+/**
+ * The program's `@pulumi/pulumi` against the tested range (provider/testedRange.ts): one
+ * line naming the range, rather than whatever an untested SDK fails with later. Older than
+ * the range fails the program (it lacks what the package uses); newer warns.
+ */
+function checkSdkVersion(): void {
+  let version: unknown;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    version = (require("@pulumi/pulumi/package.json") as { version?: unknown }).version;
+  } catch {
+    return; // a bundler that left package.json out: nothing to say
+  }
+  if (typeof version !== "string") return;
+  const outside = outsideTestedRange("@pulumi/pulumi", version, TESTED_RANGE.newest.nodejs);
+  if (outside?.older) throw new SdkRunError(outside.line);
+  if (outside) void warn(outside.line);
+}
+checkSdkVersion();
