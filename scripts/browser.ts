@@ -47,9 +47,14 @@ function run(command: string, args: string[]): boolean {
 /** Installs Chromium from Debian's packages when missing; never fails setup. */
 export function ensureBrowser(log: (line: string) => void): void {
   if (browserInstalled()) {
-    let version = "";
+    let version: string;
     try {
-      version = execFileSync(CHROMIUM_PATH, ["--version"], { encoding: "utf8", timeout: 30_000 });
+      version = execFileSync(CHROMIUM_PATH, ["--version"], {
+        encoding: "utf8",
+        timeout: 30_000,
+        // Debian's wrapper script prints a shell warning on stderr: only the version counts.
+        stdio: ["ignore", "pipe", "ignore"],
+      });
     } catch {
       version = "(version unknown)";
     }

@@ -1,0 +1,94 @@
+/**
+ * Where the page is served (no browser needed): loopback only by default, like the
+ * control API, and on loopback only to loopback host names (a rebound DNS name gets 403);
+ * the live log's JSON; the redaction of every token.
+ */
+import http from "node:http";
+import { DEFAULTS, startEmulator } from "../../emulator";
+import type { RunningEmulator } from "../../emulator";
+import { parseArgs } from "../../emulator/cli";
+import { resolveConfig } from "../../emulator/config";
+import { REDACTED, Redactor } from "../../emulator/page/redact";
+
+function get(url: string, host?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, host === undefined ? {} : { headers: { host } }, (res) => {
+      let body = "";
+      res.on("data", (d: Buffer) => (body += d.toString()));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+  });
+}
+
+describe("where the page is served", () => {
+  let emu: RunningEmulator | undefined;
+  afterEach(async () => {
+    await emu?.close();
+    emu = undefined;
+  });
+
+  test("on a loopback host: on, for loopback host names only", async () => {
+    emu = await startEmulator({ rateLimits: false });
+    expect(emu.pageUrl).toBe(`${emu.url}/`);
+    const page = await get(`${emu.url}/`);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain("<title>Emulator: Emulated App</title>");
+    expect((await get(`${emu.url}/`, `localhost:${emu.port}`)).status).toBe(200);
+    expect((await get(`${emu.url}/`, "attacker.example")).status).toBe(403);
+    expect((await get(`${emu.url}/`, `127.0.0.1.attacker.example:${emu.port}`)).status).toBe(403);
+  });
+
+  test("on another host: off unless asked for (like the control API); --page and --no-page", async () => {
+    emu = await startEmulator({ rateLimits: false, host: "0.0.0.0" });
+    expect(emu.pageUrl).toBeUndefined();
+    const off = await get(`http://127.0.0.1:${emu.port}/`);
+    expect(off.status).toBe(404);
+    expect(JSON.parse(off.body)).toEqual({ code: 0, message: "404: Not Found" });
+    await emu.close();
+    emu = await startEmulator({ rateLimits: false, host: "0.0.0.0", page: true });
+    expect((await get(`http://127.0.0.1:${emu.port}/`)).status).toBe(200);
+    expect(parseArgs(["--no-page"]).options.page).toBe(false);
+    expect(parseArgs(["--page"]).options.page).toBe(true);
+    expect(resolveConfig({ page: false }).page).toBe(false);
+  });
+
+  test("the live log: the rows after a sequence number, in a scope", async () => {
+    emu = await startEmulator({ rateLimits: false });
+    const api = `${emu.apiUrl}/applications/${emu.applicationId}`;
+    const auth = { Authorization: `Bot ${emu.botToken}`, "Content-Type": "application/json" };
+    await fetch(`${api}/commands`, { headers: auth });
+    const first = JSON.parse((await get(`${emu.url}/__page/log.json?after=0`)).body) as {
+      rows: string[];
+      sequence: number;
+    };
+    expect(first.rows).toHaveLength(1);
+    expect(first.sequence).toBe(1);
+    await fetch(`${api}/guilds/${emu.guildId}/commands`, { headers: auth });
+    await fetch(`${api}/commands`, { method: "POST", headers: auth, body: "{}" });
+    const guildOnly = JSON.parse(
+      (await get(`${emu.url}/__page/log.json?after=1&logscope=${emu.guildId}`)).body,
+    ) as { rows: string[]; sequence: number };
+    expect(guildOnly.sequence).toBe(3);
+    expect(guildOnly.rows).toHaveLength(1);
+    expect(guildOnly.rows[0]).toContain(`data-scope="${emu.guildId}"`);
+    // A refusal's row carries its error body.
+    const refused = JSON.parse((await get(`${emu.url}/__page/log.json?after=2`)).body) as {
+      rows: string[];
+    };
+    expect(refused.rows[0]).toContain("Invalid Form Body");
+  });
+});
+
+test("the redactor: configured secrets anywhere, credential keys, tokens in paths", () => {
+  const redactor = new Redactor(resolveConfig({}));
+  expect(redactor.text(`Bot ${DEFAULTS.botToken} and ${DEFAULTS.clientSecret}`)).toBe(
+    `Bot ${REDACTED} and ${REDACTED}`,
+  );
+  expect(redactor.text("/api/v10/webhooks/123/aW50ZXJhY3Rpb24/messages/@original")).toBe(
+    `/api/v10/webhooks/123/${REDACTED}/messages/@original`,
+  );
+  expect(
+    redactor.json({ token: "abc", data: { access_token: "x", name: DEFAULTS.userBearerToken } }),
+  ).toEqual({ token: REDACTED, data: { access_token: REDACTED, name: REDACTED } });
+});
