@@ -76,7 +76,7 @@ function shown(text: string): string {
 
 function localizedHtml(value: LocalizedText, locale: string | undefined): string {
   const note =
-    locale === undefined
+    locale === undefined || value.text === ""
       ? ""
       : value.source === "locale"
         ? ""
