@@ -78,6 +78,19 @@ describe("where the page is served", () => {
     };
     expect(refused.rows[0]).toContain("Invalid Form Body");
   });
+
+  test("with rate limits on, each row has the bucket and what it had left", async () => {
+    emu = await startEmulator({});
+    const auth = { Authorization: `Bot ${emu.botToken}` };
+    await fetch(`${emu.apiUrl}/applications/${emu.applicationId}/commands`, { headers: auth });
+    const [entry] = emu.requestLog();
+    expect(entry?.bucket).toMatch(/^[0-9a-f]+$/);
+    expect(entry?.remaining).toBe(4);
+    const live = JSON.parse((await get(`${emu.url}/__page/log.json?after=0`)).body) as {
+      rows: string[];
+    };
+    expect(live.rows[0]).toContain(`<td>${entry?.bucket ?? "?"}</td><td>4</td>`);
+  });
 });
 
 test("the redactor: configured secrets anywhere, credential keys, tokens in paths", () => {
