@@ -89,7 +89,7 @@ function scopesNav(store: Store, app: Application, q: PageQuery, query: URLSearc
     scopes.push([g.id, g.name, store.commandsIn(app.id, g.id).length]);
   }
   const current = q.guildId ?? "global";
-  return `<nav class="scopes" aria-label="scopes">${scopes
+  return `<nav class="scopes" aria-label="scopes" id="scopes-nav">${scopes
     .map(
       ([id, name, count]) =>
         `<a href="${link(query, { scope: id, q: "" })}" data-scope="${esc(id)}"${id === current ? ' aria-current="page"' : ""}>${esc(name)}${id === "global" ? "" : ` <span class="muted">${esc(id)}</span>`} · ${count}</a>`,
@@ -167,7 +167,7 @@ function logSection(parts: PageParts, q: PageQuery, query: URLSearchParams) {
 <label>Scope<select name="logscope" id="logscope">${options}</select></label><button type="submit">Filter</button>${live}
 <span class="muted" id="log-total">${page.matching.toLocaleString("en-US")} requests (${log.counters().total.toLocaleString("en-US")} in all) · page rendered in ${ms.toFixed(1)} ms</span>
 </form>
-<p id="changed" class="muted" hidden>The deployment wrote to the service: <a href="${link(query, {})}">reload</a> to see the commands as they are now.</p>
+<p id="changed" class="muted" hidden>The commands above and the member's table follow the writes as they come.</p>
 ${pager("top")}
 <table id="log-table"><thead><tr><th>#</th><th>time</th><th>method</th><th>path</th><th>status</th><th>bucket</th><th>left</th><th>fault, note, error body</th></tr></thead>
 <tbody id="log-rows">${page.rows.join("")}</tbody></table>
@@ -175,7 +175,11 @@ ${pager("bottom")}
 </section>`;
 }
 
-/** Adds the rows that arrive while the page is open (page 1 only), and notes writes. */
+/**
+ * While the page is open (log page 1, "live" on): adds the requests that arrive, and after
+ * a write renders the scope, its counts and the member's table again (the same page from
+ * the server; the open commands stay open).
+ */
 const LIVE_SCRIPT = `(() => {
   const live = document.getElementById("live");
   if (!live) return;
@@ -183,8 +187,20 @@ const LIVE_SCRIPT = `(() => {
   const total = document.getElementById("log-total");
   const changed = document.getElementById("changed");
   let after = Number(live.dataset.after);
-  const writes = Number(live.dataset.writes);
+  let writes = Number(live.dataset.writes);
   let busy = false;
+  async function refreshCommands() {
+    const res = await fetch(location.href, { cache: "no-store" });
+    const fresh = new DOMParser().parseFromString(await res.text(), "text/html");
+    const open = [...document.querySelectorAll("#scope details[open]")].map((d) => d.id);
+    for (const id of ["scopes-nav", "scope", "member-result"]) {
+      const next = fresh.getElementById(id);
+      const here = document.getElementById(id);
+      if (next && here) here.replaceWith(document.adoptNode(next));
+    }
+    for (const id of open) document.getElementById(id)?.setAttribute("open", "");
+    changed.hidden = false;
+  }
   async function poll() {
     if (!live.checked || busy) return;
     busy = true;
@@ -197,7 +213,10 @@ const LIVE_SCRIPT = `(() => {
       }
       after = update.sequence;
       total.textContent = update.total;
-      if (update.writes !== writes) changed.hidden = false;
+      if (update.writes !== writes) {
+        writes = update.writes;
+        await refreshCommands();
+      }
     } catch (err) {
       total.textContent = "live updates stopped: " + err;
     } finally {

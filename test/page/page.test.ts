@@ -161,6 +161,8 @@ test("requests arrive live while a deployment runs, and the scope filter keeps t
   await expect(arrived.innerText()).resolves.toMatch(
     /POST\s+\/api\/v10\/applications\/\d+\/commands/,
   );
+  // The scope shows the new command too, still without a reload.
+  await page.locator('#scope details[data-command="deploy-live"]').waitFor({ timeout: 5000 });
   await page.locator("#changed").waitFor({ state: "visible" });
   expect(created.id).toMatch(/^\d+$/);
 
