@@ -129,91 +129,87 @@ function productionClosure(roots: readonly string[]): string[] {
 }
 
 /**
- * What the plugin's code needs of `@pulumi/pulumi` (a peer dependency of the package):
- * the provider protocol's generated modules only (`@pulumi/pulumi/proto/*`, which need
- * gRPC and protobuf, both ours), not its runtime and that runtime's 200 modules.
- */
-const PULUMI_PARTS = ["package.json", "LICENSE", "proto"];
-
-/**
- * The plugin folder as the engine runs it once installed: PulumiPlugin.yaml and the
- * `pulumi-resource-discord-commands` executable at the top, the package (built JavaScript,
- * plugin/schema.json, production modules) in `package/`. The modules are not in a
- * top-level node_modules on purpose: installing a nodejs plugin runs `npm install` in its
- * folder (pkg/workspace/plugin.go, InstallPluginContent, 3.259), which would prune every
- * module its package.json does not list, and listing them would make npm fetch them.
+ * The plugin folder as the engine runs it once installed, a Node.js package of its own:
+ * PulumiPlugin.yaml and the `pulumi-resource-discord-commands` executable (which the
+ * engine starts directly), the built JavaScript (dist/, plugin/schema.json), and the
+ * production modules in node_modules, `@pulumi/pulumi` included (a peer dependency of the
+ * npm package: the Node.js host's plugin runner, which `pulumi package add` and
+ * `get-schema` use, loads the plugin through it).
+ *
+ * Installing a nodejs plugin runs `npm install` in its folder (InstallPluginContent,
+ * pkg/workspace/plugin.go, 3.259): package.json lists the modules at the versions shipped,
+ * so npm finds the tree complete and changes nothing, and the folder's .npmrc keeps npm off
+ * the network (a module missing fails the install instead of fetching it).
  */
 function stagePlugin(stage: string, version: string): void {
-  const pkgDir = path.join(stage, "package");
-  fs.mkdirSync(pkgDir, { recursive: true });
   const own = readPackageJson(PROJECT_ROOT) as PackageJson & Record<string, unknown>;
-  // The provider reads its version from here (provider/plugin/server.ts, PACKAGE_ROOT).
+  const roots = [...Object.keys(own.dependencies ?? {}), "@pulumi/pulumi"].sort();
+  const dependencies: Record<string, string> = {};
+  for (const name of roots) {
+    const dir = findModule(name, PROJECT_ROOT);
+    const installed = dir === undefined ? undefined : readPackageJson(dir).version;
+    if (installed === undefined) throw new SetupError(`${name} is not installed: run \`npm ci\`.`);
+    dependencies[name] = installed;
+  }
+  // The provider reads its version here (provider/plugin/server.ts, PACKAGE_ROOT).
   const pkgJson = {
-    name: own.name,
+    name: `pulumi-resource-${PACKAGE_NAME}`,
     version,
     description: own["description"],
     license: own["license"],
     private: true,
-    dependencies: own.dependencies,
+    main: "index.js",
+    dependencies,
   };
-  fs.writeFileSync(path.join(pkgDir, "package.json"), `${JSON.stringify(pkgJson, null, 2)}\n`);
+  fs.writeFileSync(path.join(stage, "package.json"), `${JSON.stringify(pkgJson, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(stage, ".npmrc"),
+    "# The plugin's modules ship in node_modules: npm install has nothing to fetch.\n" +
+      "offline=true\naudit=false\nfund=false\nupdate-notifier=false\n",
+  );
   // The built JavaScript only: declarations and source maps are of no use to the engine.
-  copyTree(path.join(PROJECT_ROOT, "dist"), path.join(pkgDir, "dist"), (rel) =>
+  copyTree(path.join(PROJECT_ROOT, "dist"), path.join(stage, "dist"), (rel) =>
     /\.d\.ts$|\.map$|^\.tsbuildinfo$/.test(rel),
   );
+  fs.mkdirSync(path.join(stage, "plugin"));
   for (const file of ["PulumiPlugin.yaml", "index.js", "schema.json"]) {
-    fs.mkdirSync(path.join(pkgDir, "plugin"), { recursive: true });
-    fs.copyFileSync(path.join(PROJECT_ROOT, "plugin", file), path.join(pkgDir, "plugin", file));
+    fs.copyFileSync(path.join(PROJECT_ROOT, "plugin", file), path.join(stage, "plugin", file));
   }
-  for (const rel of productionClosure(Object.keys(own.dependencies ?? {}))) {
-    copyTree(path.join(PROJECT_ROOT, rel), path.join(pkgDir, rel), (r) =>
+  // Each module at the place it has in this project's tree, so nested versions resolve.
+  for (const rel of productionClosure(roots)) {
+    copyTree(path.join(PROJECT_ROOT, rel), path.join(stage, rel), (r) =>
       /(^|\/)node_modules$/.test(r),
     );
   }
-  const pulumiDir = findModule("@pulumi/pulumi", PROJECT_ROOT);
-  if (pulumiDir === undefined)
-    throw new SetupError("@pulumi/pulumi is not installed: run `npm ci`.");
-  for (const part of PULUMI_PARTS) {
-    const from = path.join(pulumiDir, part);
-    if (fs.existsSync(from)) {
-      copyTree(from, path.join(pkgDir, "node_modules", "@pulumi", "pulumi", part));
-    }
-  }
-
   fs.copyFileSync(
     path.join(PROJECT_ROOT, "plugin", "PulumiPlugin.yaml"),
     path.join(stage, "PulumiPlugin.yaml"),
   );
   fs.writeFileSync(
-    path.join(stage, "package.json"),
-    `${JSON.stringify(
-      {
-        name: `pulumi-resource-${PACKAGE_NAME}`,
-        version,
-        description: "The discord-commands resource plugin (its modules are in package/).",
-        license: own["license"],
-        private: true,
-        main: "index.js",
-      },
-      null,
-      2,
-    )}\n`,
-  );
-  fs.writeFileSync(
     path.join(stage, "index.js"),
-    '"use strict";\n// The package\'s plugin entry, inside package/ with its modules.\nrequire("./package/plugin/index.js");\n',
-  );
-  // The Node.js host's install step fails when npm leaves no node_modules (npm creates none
-  // for a package.json without dependencies): "npm install reported success, but
-  // node_modules directory is missing". npm keeps a folder holding no package.
-  fs.mkdirSync(path.join(stage, "node_modules"));
-  fs.writeFileSync(
-    path.join(stage, "node_modules", "README.md"),
-    "Empty on purpose: the plugin's modules are in ../package/node_modules.\n",
+    '"use strict";\n// The plugin\'s entry (package.json main), as in the npm package.\nrequire("./plugin/index.js");\n',
   );
   const exe = path.join(stage, `pulumi-resource-${PACKAGE_NAME}`);
   fs.copyFileSync(path.join(PROJECT_ROOT, "plugin", `pulumi-resource-${PACKAGE_NAME}`), exe);
   fs.chmodSync(exe, 0o755);
+  // The bin links npm makes (a module whose link is missing is one npm reinstalls, from
+  // the registry), then the install the engine will run, with an empty cache: it must find
+  // nothing to fetch. It writes package-lock.json, which ships.
+  const cache = fs.mkdtempSync(path.join(os.tmpdir(), "package-npm-cache-"));
+  try {
+    const npmArgs = ["--ignore-scripts", "--cache", cache, "--loglevel=error"];
+    run(npmCommand(), ["rebuild", ...npmArgs], stage);
+    const installed = run(npmCommand(), ["install", ...npmArgs], stage);
+    if (!/up to date/.test(installed)) {
+      throw new SetupError(`npm install in the staged plugin changed its modules:\n${installed}`);
+    }
+  } finally {
+    fs.rmSync(cache, { recursive: true, force: true });
+  }
+}
+
+function npmCommand(): string {
+  return process.platform === "win32" ? "npm.cmd" : "npm";
 }
 
 function packPlugin(out: string, version: string): Record<string, string> {
@@ -282,7 +278,9 @@ function packNode(out: string, version: string): string {
     const src = path.join(PROJECT_ROOT, "sdks", "nodejs");
     const bin = path.join(stage, "bin");
     const tsc = path.join(PROJECT_ROOT, "node_modules", "typescript", "bin", "tsc");
-    run(process.execPath, [tsc, "-p", path.join(src, "tsconfig.json"), "--outDir", bin], stage);
+    // skipLibCheck: the SDK is checked, not @pulumi/pulumi's declarations (seconds saved).
+    const tscArgs = ["-p", path.join(src, "tsconfig.json"), "--outDir", bin, "--skipLibCheck"];
+    run(process.execPath, [tsc, ...tscArgs], stage);
     const pkg = JSON.parse(fs.readFileSync(path.join(src, "package.json"), "utf8")) as Record<
       string,
       unknown
@@ -295,8 +293,11 @@ function packNode(out: string, version: string): string {
       `${JSON.stringify({ ...pkg, main: "index.js", types: "index.d.ts" }, null, 2)}\n`,
     );
     fs.copyFileSync(path.join(src, "README.md"), path.join(bin, "README.md"));
-    const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-    const printed = run(npm, ["pack", "--silent", "--pack-destination", out, bin], stage).trim();
+    const printed = run(
+      npmCommand(),
+      ["pack", "--silent", "--pack-destination", out, bin],
+      stage,
+    ).trim();
     const file = path.join(out, printed.split("\n").pop() ?? "");
     const expected = path.join(
       out,

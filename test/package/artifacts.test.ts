@@ -20,7 +20,7 @@ import type { RunningEmulator } from "../../emulator";
 import { startEmulator } from "../../emulator";
 import type { Artifacts } from "../../scripts/package";
 import { buildArtifacts, PLUGIN_PLATFORMS } from "../../scripts/package";
-import { PulumiProgram, setAutomaticLogs } from "../../scripts/pulumiProgram";
+import { engineEnv, PulumiProgram, setAutomaticLogs } from "../../scripts/pulumiProgram";
 import { PROJECT_ROOT, PYTHON_VENV, requireToolchain } from "../../scripts/toolchain";
 import { configurePluginStack } from "../engine/lifecycle.helpers";
 
@@ -60,10 +60,14 @@ async function ok(cmd: string, args: readonly string[], cwd: string, env: NodeJS
  * A program folder in its own scratch root (its own file backend) under `root`, run with
  * the shared PULUMI_HOME where the plugin is installed.
  */
-async function program(name: string, files: Record<string, string>): Promise<PulumiProgram> {
+async function program(
+  name: string,
+  files: Record<string, string>,
+  env: Record<string, string> = {},
+): Promise<PulumiProgram> {
   const prog = new PulumiProgram(name, files, {
     root: fs.mkdtempSync(path.join(root, `${name}-`)),
-    env: { PULUMI_HOME: home },
+    env: { ...env, PULUMI_HOME: home },
   });
   await prog.stack("dev");
   await configurePluginStack(prog, emu);
@@ -104,7 +108,11 @@ beforeAll(async () => {
   setAutomaticLogs(home, false);
   artifacts = buildArtifacts(path.join(root, "dist-packages"));
   emu = await startEmulator({ port: 0, rateLimits: false });
-  expect(tc.pulumiVersion).toBeDefined();
+  // As a user installs it, into this test's PULUMI_HOME (never the user's).
+  const archive = artifacts.pluginArchives["linux-amd64"] ?? "";
+  const install = ["plugin", "install", "resource", "discord-commands", artifacts.version];
+  const env = engineEnv(root, { PULUMI_HOME: home });
+  await ok(path.join(tc.pulumiBinDir, "pulumi"), [...install, "--file", archive], root, env);
 }, 300_000);
 
 afterAll(async () => {
@@ -140,7 +148,6 @@ test("every artifact carries the package's version; the schema names it and the 
 });
 
 test("the plugin archive installs into PULUMI_HOME; YAML deploys on it with no packages: path", async () => {
-  const archive = artifacts.pluginArchives["linux-amd64"] ?? "";
   const prog = await program("artifact-yaml", {
     "Pulumi.yaml": [
       "name: artifact-yaml",
@@ -157,7 +164,6 @@ test("the plugin archive installs into PULUMI_HOME; YAML deploys on it with no p
     ].join("\n"),
   });
   const version = artifacts.version;
-  await prog.ok(["plugin", "install", "resource", "discord-commands", version, "--file", archive]);
   const installed = path.join(home, "plugins", `resource-discord-commands-v${version}`);
   expect(fs.existsSync(path.join(installed, "pulumi-resource-discord-commands"))).toBe(true);
   const ls = await prog.ok(["plugin", "ls"]);
@@ -226,4 +232,149 @@ test("Python: the wheel, pip-installed into a fresh virtual environment", async 
     // The SDK the program imported is the wheel's, in the fresh venv.
     expect(String(values["sdk"])).toBe(path.join(own, "pulumi_discord_commands", "__init__.py"));
   });
+});
+
+test("Go: the module, fetched by `go get` from the artifacts' module-proxy folder", async () => {
+  const example = (file: string) =>
+    fs.readFileSync(path.join(PROJECT_ROOT, "examples", "go", file), "utf8");
+  // The example's go.mod (its other modules at the CLI's versions) without the `replace`
+  // into node_modules and the SDK's placeholder requirement: `go get` adds the module.
+  const goMod = example("go.mod")
+    .split("\n")
+    .filter((line) => !line.includes(artifacts.goModule))
+    .join("\n");
+  // As from a module proxy (the artifacts' folder first, then the usual one for anything
+  // else); the module is not in the checksum database, as an unreleased one is not.
+  const goEnv = {
+    GOPROXY: `file://${artifacts.goProxy},${process.env["GOPROXY"] ?? "https://proxy.golang.org,direct"}`,
+    GONOSUMDB: artifacts.goModule,
+  };
+  const prog = await program(
+    "artifact-go",
+    {
+      "Pulumi.yaml": "name: artifact-go\nruntime: go\n",
+      "go.mod": goMod,
+      "go.sum": example("go.sum"),
+      "main.go": [
+        "package main",
+        "",
+        "import (",
+        '\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"',
+        "",
+        `\tdiscord "${artifacts.goModule}/discordcommands"`,
+        ")",
+        "",
+        "func main() {",
+        "\tpulumi.Run(func(ctx *pulumi.Context) error {",
+        '\t\tcmd, err := discord.NewGlobalCommand(ctx, "cmd", &discord.GlobalCommandArgs{',
+        '\t\t\tName:        pulumi.String("from-go"),',
+        '\t\t\tDescription: pulumi.String("From artifact-go"),',
+        "\t\t})",
+        "\t\tif err != nil {",
+        "\t\t\treturn err",
+        "\t\t}",
+        '\t\tctx.Export("id", cmd.ID())',
+        "\t\treturn nil",
+        "\t})",
+        "}",
+        "",
+      ].join("\n"),
+    },
+    goEnv,
+  );
+  const go = path.join(requireToolchain().goBinDir ?? "/usr/local/go/bin", "go");
+  await ok(go, ["get", `${artifacts.goModule}@${artifacts.goVersion}`], prog.dir, prog.env);
+  expect(fs.readFileSync(path.join(prog.dir, "go.mod"), "utf8")).toContain(
+    `${artifacts.goModule} ${artifacts.goVersion}`,
+  );
+  await deploysAndDestroys(prog, "from-go");
+});
+
+test("TypeScript: the npm tarball, npm-installed beside @pulumi/pulumi", async () => {
+  const prog = await program("artifact-nodejs", {
+    // JavaScript as the package ships it: no TypeScript compiler in the program.
+    "Pulumi.yaml": [
+      "name: artifact-nodejs",
+      "runtime:",
+      "  name: nodejs",
+      "  options:",
+      "    typescript: false",
+      "main: index.js",
+      "",
+    ].join("\n"),
+    "package.json": JSON.stringify({ name: "artifact-nodejs", private: true }, null, 2),
+    "index.js": [
+      '"use strict";',
+      'const discord = require("@pulumi-discord-commands/sdk");',
+      'const cmd = new discord.GlobalCommand("cmd", { name: "from-nodejs", description: "From artifact-nodejs" });',
+      "exports.id = cmd.id;",
+      'exports.sdk = require.resolve("@pulumi-discord-commands/sdk");',
+      "",
+    ].join("\n"),
+  });
+  const pulumiVersion = requireToolchain().pulumiVersion;
+  // From npm's cache when it holds them (the registry otherwise), as `npm install` does.
+  await ok(
+    "npm",
+    [
+      "install",
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+      artifacts.nodeTarball,
+      `@pulumi/pulumi@${pulumiVersion}`,
+    ],
+    prog.dir,
+    prog.env,
+  );
+  await deploysAndDestroys(prog, "from-nodejs", (values) => {
+    expect(String(values["sdk"])).toBe(
+      path.join(prog.dir, "node_modules", "@pulumi-discord-commands", "sdk", "index.js"),
+    );
+  });
+});
+
+/** What `pulumi package add` ends with where the language host predates the CLI's Link. */
+const OLD_HOST_LINK_FAILURE: Readonly<Record<string, RegExp>> = {
+  // pulumi-yaml v1.25.0
+  yaml: /error: linking package: method Link not implemented/,
+  // The Python and Go hosts of 2025-08 (the pseudo-version the module proxy serves)
+  python:
+    /error: linking package: grpc: error unmarshalling request: proto: cannot parse invalid wire-format data/,
+  go: /error: linking package: grpc: error unmarshalling request: proto: cannot parse invalid wire-format data/,
+};
+
+test("pulumi package add of the installed plugin generates each language's SDK; old hosts stop at Link", async () => {
+  for (const language of ["yaml", "python", "go"] as const) {
+    // A bare project folder: @pulumi/pulumi's plugin runner (3.259) compiles the plugin
+    // with a tsconfig.json found there and its vendored TypeScript 3.8, which refuses
+    // targets after ES2020 (TS6046).
+    const scratch = fs.mkdtempSync(path.join(root, `package-add-${language}-`));
+    const dir = path.join(scratch, "program");
+    fs.mkdirSync(dir);
+    const runtime =
+      language === "python"
+        ? `runtime:\n  name: python\n  options:\n    virtualenv: ${PYTHON_VENV}`
+        : `runtime: ${language}`;
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: package-add-${language}\n${runtime}\n`);
+    const env = engineEnv(scratch, { PULUMI_HOME: home });
+    // By name and version: the CLI takes no archive ("unable to install <file>: stat
+    // <file>/pulumi-resource-: not a directory"); the installed plugin answers.
+    const res = await exec(
+      "pulumi",
+      ["package", "add", `discord-commands@${artifacts.version}`],
+      dir,
+      env,
+    );
+    const out = res.stdout + res.stderr;
+    expect(out).toMatch(/Successfully generated an SDK for the discord-commands package/);
+    if (res.code === 0) {
+      expect(fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8")).toMatch(
+        /packages:\s+discord-commands:/,
+      );
+    } else {
+      expect(out).toMatch(OLD_HOST_LINK_FAILURE[language] ?? /^$/);
+    }
+  }
 });
