@@ -208,6 +208,12 @@ test("Python: the wheel, pip-installed into a fresh virtual environment", async 
   );
   const check = await ok(python, ["-m", "pip", "check"], root, process.env);
   expect(check.stdout).toMatch(/No broken requirements/);
+  // The sdist builds the same package (with setup's venv's build backend, no index).
+  const built = path.join(root, "sdist-wheel");
+  const pip = path.join(PYTHON_VENV, "bin", "pip");
+  const wheelArgs = ["wheel", "--no-deps", "--no-build-isolation", "--no-index", "--quiet"];
+  await ok(pip, [...wheelArgs, "-w", built, artifacts.pythonSdist], root, process.env);
+  expect(fs.readdirSync(built)).toEqual([path.basename(artifacts.pythonWheel)]);
 
   const prog = await program("artifact-python", {
     "Pulumi.yaml": [
