@@ -261,13 +261,21 @@ export async function ensureRangeToolchains(
     log("setup: warning: no Go to build the range's CLIs: the version-range smoke will skip.");
     return;
   }
-  for (const end of RANGE_ENDS) {
-    if (findRangeToolchain(end)) continue;
-    const versions = declaredRange()[end];
-    const started = Date.now();
-    await ensureCli(go, end, versions, pinned, log);
-    await ensureNodeSdk(versions, cacheBinDir(versions.cli), log);
-    await ensureVenv(versions, log);
-    log(`setup: the ${end} end of the range ready in ${elapsed(started)}`);
-  }
+  for (const end of RANGE_ENDS) await ensureRangeEnd(go, end, pinned, log);
+}
+
+/** One end of the range: its CLI, Node.js SDK and venv, each when missing. */
+export async function ensureRangeEnd(
+  go: string,
+  end: RangeEnd,
+  pinned: Toolchain,
+  log: (line: string) => void,
+): Promise<void> {
+  if (findRangeToolchain(end)) return;
+  const versions = declaredRange()[end];
+  const started = Date.now();
+  await ensureCli(go, end, versions, pinned, log);
+  await ensureNodeSdk(versions, cacheBinDir(versions.cli), log);
+  await ensureVenv(versions, log);
+  log(`setup: the ${end} end of the range ready in ${elapsed(started)}`);
 }

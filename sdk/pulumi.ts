@@ -12,6 +12,7 @@ export { CustomResource, ComponentResource, Resource } from "@pulumi/pulumi/reso
 export type { CustomResourceOptions, ComponentResourceOptions } from "@pulumi/pulumi/resource";
 export { RunError } from "@pulumi/pulumi/errors";
 export { Config } from "@pulumi/pulumi/config";
+export { isDryRun } from "@pulumi/pulumi/runtime/settings";
 export * as log from "@pulumi/pulumi/log";
 
 import { RunError as SdkRunError } from "@pulumi/pulumi/errors";

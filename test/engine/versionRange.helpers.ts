@@ -184,6 +184,9 @@ export function rangeSmoke(end: RangeEnd): void {
           { env },
         );
         try {
+          // JavaScript, as the SDK runs it without TypeScript installed (no tsconfig.json,
+          // or its vendored ts-node compiles with an old TypeScript).
+          fs.rmSync(path.join(prog.dir, "tsconfig.json"));
           installNodeModules(prog.dir, rt as RangeToolchain);
           await prog.stack("dev");
           await prog.setConfig(
