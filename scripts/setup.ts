@@ -15,12 +15,15 @@ import {
   SetupError,
 } from "./toolchain";
 import { ensureBrowser } from "./browser";
+import { ensureRangeToolchains } from "./versionRange";
 
 async function main(): Promise<void> {
   const started = Date.now();
   const log = (line: string): void => console.log(line);
   try {
     const tc = await ensureToolchain(log);
+    // The oldest and newest Pulumi of the tested range, for the engine smoke at each end.
+    await ensureRangeToolchains(tc, log);
     buildPackage(log);
     ensureBrowser(log);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
