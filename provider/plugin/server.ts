@@ -36,6 +36,7 @@ import { plainStruct, withPlainStructs, withPlainStructWriter } from "./plainStr
 import type { PluginResource } from "./resources";
 import { pluginResources, PLUGIN_CONFIG_KEYS, pluginStackConfig, urnType } from "./resources";
 import { withSecretCredentials, withSecrets } from "./secrets";
+import { outsideTestedRange, TESTED_RANGE } from "../testedRange";
 
 /** The package's root: `provider/plugin` is two levels down, three once built into `dist/`. */
 const PACKAGE_ROOT =
@@ -382,6 +383,12 @@ function plainStructService(): grpc.ServiceDefinition {
 export async function servePlugin(
   rt: ProviderRuntime,
 ): Promise<{ server: grpc.Server; port: number }> {
+  // The protocol's stubs are the installed @pulumi/pulumi's: one line naming the tested
+  // range (plugin/index.js prints it) rather than a gRPC error from an SDK that predates it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const sdk = (require("@pulumi/pulumi/package.json") as { version: string }).version;
+  const outside = outsideTestedRange("@pulumi/pulumi", sdk, TESTED_RANGE.newest.nodejs);
+  if (outside?.older) throw new Error(outside.line);
   const server = new grpc.Server({
     "grpc.max_receive_message_length": 400 * 1024 * 1024,
   });
