@@ -62,6 +62,11 @@ const DEFAULT_SLOTS_ONLY = process.argv.includes("--default-slots");
  * default slots, against 100 no-op dynamic resources in the same run; state per command.
  */
 const PLUGIN_ONLY = process.argv.includes("--plugin");
+/**
+ * `npm run bench -- --per-command-only`: the per-command row alone (about 3 minutes), e.g.
+ * with and without DISCORD_COMMANDS_PUBLIC_PATHS=ordering (provider/publicPaths.ts).
+ */
+const PER_COMMAND_ONLY = process.argv.includes("--per-command-only");
 /** `npm run bench -- --overhead-only`: the engine overhead figures only. */
 const OVERHEAD_ONLY = process.argv.includes("--overhead-only");
 /**
@@ -556,6 +561,12 @@ async function main(): Promise<void> {
   // 1. Realistic limits, side by side.
   const perCommand = BULK_ONLY ? undefined : await perCommandScenario();
   if (perCommand) rows.push(perCommand.row);
+  if (perCommand && PER_COMMAND_ONLY) {
+    printTable(rows);
+    perCommand.prog.cleanup();
+    await perCommand.emu.close();
+    return;
+  }
   const runs = DEFAULT_SLOTS_ONLY ? BULK_RUNS.filter((r) => r.parallel === undefined) : BULK_RUNS;
   for (const run of runs) rows.push(await bulkScenario(run.windowMs, run.parallel));
   rows.push(await blindScenario());
