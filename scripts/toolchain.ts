@@ -425,7 +425,11 @@ export function run(
  * Several commands of one module build in one go (shared packages compile once); each
  * binary is renamed into place when all are built, so a half-built one is never found.
  */
-export async function goBuild(go: string, build: GoBuild, log: (line: string) => void): Promise<void> {
+export async function goBuild(
+  go: string,
+  build: GoBuild,
+  log: (line: string) => void,
+): Promise<void> {
   const tmpDir = path.join(build.outDir, `.build-${process.pid}`);
   const what = build.pkgs.map(commandName).join(", ");
   const opts = {
