@@ -1,5 +1,5 @@
 /**
- * `npm run upgrade-pulumi -- <version> [--oldest <v>] [--newest <cli>,<nodejs>,<python>] [--no-test]`:
+ * `npm run upgrade-pulumi -- <version> [--oldest <v>] [--newest <cli>,<nodejs>,<python>] [--no-test] [--check]`:
  * a Pulumi upgrade in one command (issue 37). It moves every pin of the version the whole
  * suite runs on, then regenerates and tests:
  * - `@pulumi/pulumi` in package.json's devDependencies and the lock file (npm install);
@@ -15,7 +15,8 @@
  *
  * Each version is checked against the registry that must serve it before anything moves:
  * the module proxy's zip of pkg/v3 (its `go list -m` also answers versions whose zip it
- * refuses), npm, the Python index. Nothing is committed: review `git diff`.
+ * refuses), npm, the Python index; `--check` stops there. Nothing is committed: review
+ * `git diff`.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -115,11 +116,12 @@ function parseArgs(argv: string[]): {
   oldest: Versions;
   newest: Versions;
   test: boolean;
+  check: boolean;
 } {
   const [pinned, ...rest] = argv;
   if (!pinned || !VERSION.test(pinned)) {
     throw new SetupError(
-      "usage: npm run upgrade-pulumi -- <version> [--oldest <v>] [--newest <cli>,<nodejs>,<python>] [--no-test]",
+      "usage: npm run upgrade-pulumi -- <version> [--oldest <v>] [--newest <cli>,<nodejs>,<python>] [--no-test] [--check]",
     );
   }
   let oldest: Versions = { ...TESTED_RANGE.oldest };
@@ -138,11 +140,17 @@ function parseArgs(argv: string[]): {
       }
       newest = { cli, nodejs, python };
       i++;
-    } else if (flag !== "--no-test") {
+    } else if (flag !== "--no-test" && flag !== "--check") {
       throw new SetupError(`unknown flag ${flag}`);
     }
   }
-  return { pinned, oldest, newest, test: !rest.includes("--no-test") };
+  return {
+    pinned,
+    oldest,
+    newest,
+    test: !rest.includes("--no-test"),
+    check: rest.includes("--check"),
+  };
 }
 
 function main(): void {
@@ -150,6 +158,10 @@ function main(): void {
   const pinned: Versions = { cli: args.pinned, nodejs: args.pinned, python: args.pinned };
   console.log(`Checking that the registries serve Pulumi ${args.pinned} and the range's ends`);
   for (const v of [pinned, args.oldest, args.newest]) checkServed(v);
+  if (args.check) {
+    console.log("Every registry serves them (--check: nothing moved).");
+    return;
+  }
 
   console.log(`\nMoving the pinned version to ${args.pinned}`);
   must("npm", ["install", "--save-dev", "--save-exact", `@pulumi/pulumi@${args.pinned}`]);
