@@ -14,6 +14,7 @@ import { CHOICE_FIELDS, COMMAND_FIELDS, OPTION_FIELDS } from "../schema/fields";
 import type { FieldSpec } from "../schema/fields";
 import { RETURNED_COMMAND_FIELD_DESCRIPTIONS } from "../schema/fields";
 import { ENUMS } from "../schema/enums";
+import { TESTED_RANGE } from "../testedRange";
 import type { EnumName } from "../schema/enums";
 import {
   GUILD_PERMISSIONS_FIELD_DESCRIPTIONS,
@@ -792,6 +793,10 @@ export function buildPackageSchema(version: string): PackageSchema {
         packageName: SDK_NAMES.python,
         respectSchemaVersion: true,
         pyproject: { enabled: true },
+        // The tested range (provider/testedRange.ts), not the generator's default `<4`.
+        requires: {
+          pulumi: `>=${TESTED_RANGE.oldest.python},<=${TESTED_RANGE.newest.python}`,
+        },
       },
     },
   };

@@ -1,7 +1,7 @@
 /**
  * The tested range of Pulumi (provider/testedRange.ts): what the package says outside it,
  * and every place that states it saying the same (package.json's peerDependencies, the
- * wrapper modules of the range's CLIs).
+ * generated Python SDK's requirement, the wrapper modules of the range's CLIs).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -35,6 +35,12 @@ test("package.json's peerDependencies state the tested range and nothing wider",
   );
   const pinned = pkg.devDependencies["@pulumi/pulumi"] ?? "";
   expect(outsideTestedRange("@pulumi/pulumi", pinned, NEWEST)).toBeUndefined();
+});
+
+test("the generated Python SDK requires the tested range of pulumi and nothing wider", () => {
+  const pyproject = fs.readFileSync(path.join(ROOT, "sdks", "python", "pyproject.toml"), "utf8");
+  const { oldest, newest } = TESTED_RANGE;
+  expect(pyproject).toContain(`"pulumi>=${oldest.python},<=${newest.python}"`);
 });
 
 test.each(["oldest", "newest"] as const)(
