@@ -347,6 +347,8 @@ describe("config keys and environment variables", () => {
   const OTHER_NAMES: Record<string, string> = {
     DISCORD_TIMING_LOG: "provider/resources/timingLog.ts",
     DISCORD_LAUNCH_ACTIVITY: "provider/schema/enums.ts",
+    DISCORD_COMMANDS_PUBLIC_PATHS: "provider/publicPaths.ts",
+    DISCORD_COMMANDS_SKIP_RANGE: "scripts/versionRange.ts",
   };
 
   test.each(DOCS)("every config key %s names is a setting of the provider", (file) => {
