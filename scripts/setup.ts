@@ -2,7 +2,9 @@
  * `npm run setup` (also run before `npm start` and `npm test`): makes sure Node >= 22,
  * the Pulumi CLI matching `@pulumi/pulumi`, its language hosts (Node.js, Python, Go,
  * YAML), the dynamic-provider plugin script and the Python virtual environment are
- * available, building them offline if needed, and builds the package into `dist/`.
+ * available, building them offline if needed, and builds the package into `dist/`. For
+ * the tests also the CLIs at the ends of the tested Pulumi range and Chromium; `--demo`
+ * (before `npm start`) leaves those two out: the demo needs neither.
  * Idempotent; seconds when everything is already there. A step that cannot be done
  * stops with one message that says what to install.
  */
@@ -21,11 +23,12 @@ async function main(): Promise<void> {
   const started = Date.now();
   const log = (line: string): void => console.log(line);
   try {
+    const forDemo = process.argv.includes("--demo");
     const tc = await ensureToolchain(log);
     // The oldest and newest Pulumi of the tested range, for the engine smoke at each end.
-    await ensureRangeToolchains(tc, log);
+    if (!forDemo) await ensureRangeToolchains(tc, log);
     buildPackage(log);
-    ensureBrowser(log);
+    if (!forDemo) ensureBrowser(log);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const hosts = OTHER_LANGUAGES.filter((lang) => tc.languageHosts[lang]);
     const venv = tc.pythonVenv ? path.relative(PROJECT_ROOT, tc.pythonVenv) : "none";
