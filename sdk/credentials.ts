@@ -7,13 +7,9 @@
  * (`DISCORD_BOT_TOKEN`, ...) never reach the state.
  */
 import * as pulumi from "./pulumi";
+import { CREDENTIAL_SETTINGS } from "../provider/resources/settings";
 
-export const CREDENTIAL_KEYS = [
-  "discord:botToken",
-  "discord:clientSecret",
-  "discord:bearerToken",
-  "discord:refreshToken",
-] as const;
+export const CREDENTIAL_KEYS = CREDENTIAL_SETTINGS.map((name) => `discord:${name}`);
 
 interface ConfigRuntime {
   getConfig(key: string): string | undefined;

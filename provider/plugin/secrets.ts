@@ -9,7 +9,7 @@
  * moved, or became part of another).
  */
 import type { Bag } from "../resources/propertyBags";
-import { CONFIG } from "../package/schema";
+import { CREDENTIAL_SETTINGS } from "../resources/settings";
 import {
   containsSecret,
   isRecord,
@@ -82,11 +82,6 @@ export function withSecrets(value: Bag, ...inputs: readonly unknown[]): Bag {
   return out;
 }
 
-/** The provider settings the schema marks secret: the credentials. */
-const CREDENTIALS = Object.entries(CONFIG)
-  .filter(([, setting]) => setting.secret)
-  .map(([key]) => key);
-
 /**
  * A provider configuration (the engine's values) with every credential marked secret. The
  * engine hands CheckConfig the configuration unmarked whether the stack set it with
@@ -96,7 +91,7 @@ const CREDENTIALS = Object.entries(CONFIG)
  */
 export function withSecretCredentials(config: Bag): Bag {
   const out: Bag = { ...config };
-  for (const key of CREDENTIALS) {
+  for (const key of CREDENTIAL_SETTINGS) {
     const value = out[key];
     if (value !== undefined && value !== null && !isSecretValue(value)) {
       out[key] = secretValue(value);

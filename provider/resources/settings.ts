@@ -66,6 +66,18 @@ export function inNamespace(text: string, namespace: ConfigNamespace | undefined
   return text.replace(SETTING_IN_TEXT, `${namespace}:$1`);
 }
 
+/**
+ * The settings that are credentials, by name: what the dynamic door refuses in plain text
+ * (sdk/credentials.ts), the plugin marks secret (plugin/secrets.ts) and the package schema
+ * marks secret (a test holds the schema to this list).
+ */
+export const CREDENTIAL_SETTINGS = [
+  "botToken",
+  "clientSecret",
+  "bearerToken",
+  "refreshToken",
+] as const;
+
 /** How long a finished scope list is reused (see scopeCache.ts) unless configured. */
 const DEFAULT_READ_CACHE_MS = 10_000;
 /** How long a bulk batch collects operations (see bulkWriter.ts) unless configured. */

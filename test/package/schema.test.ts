@@ -6,6 +6,7 @@
  * The expected types below are written by hand, keyed by the TypeScript SDK's argument
  * types, so `npm run typecheck` fails when an argument is added without its entry here.
  */
+import { CREDENTIAL_SETTINGS } from "../../provider/resources/settings";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as constants from "../../provider/schema/constants";
@@ -403,7 +404,7 @@ describe("enums", () => {
 });
 
 describe("provider configuration", () => {
-  const SECRETS = ["botToken", "clientSecret", "bearerToken", "refreshToken"];
+  const SECRETS: readonly string[] = CREDENTIAL_SETTINGS;
 
   it("is the same in the stack's config and on an explicit provider", () => {
     expect(schema.provider.inputProperties).toEqual(schema.config.variables);
