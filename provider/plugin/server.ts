@@ -191,6 +191,7 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
       const variables = new Map<string, string>();
       req.getVariablesMap().forEach((value: string, key: string) => variables.set(key, value));
       rt.configure(pluginStackConfig(bag(req.getArgs()), variables));
+      await rt.checkCliVersion();
       const res = new provproto.ConfigureResponse();
       // Secrets arrive unwrapped; outputs the schema marks secret are kept secret by the
       // engine and the generated SDKs (additionalSecretOutputs).

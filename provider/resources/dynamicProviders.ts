@@ -35,14 +35,33 @@ interface Checks {
 type Claims = "global" | "guild" | "scope" | undefined;
 
 /**
+ * Each of the provider's calls awaits the once-per-process check of the CLI's version
+ * first (runtime.ts `checkCliVersion`): a `destroy` or a `refresh` calls no `check`.
+ */
+function afterCliCheck<P extends object>(provider: P): P {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(provider)) {
+    wrapped[name] =
+      typeof value === "function"
+        ? async (...args: unknown[]) => {
+            await runtime.checkCliVersion();
+            return (value as (...a: unknown[]) => unknown).apply(provider, args);
+          }
+        : value;
+  }
+  return wrapped as P;
+}
+
+/**
  * The provider as the host calls it: the resource's claims checked against the
  * deployment's (its `__claimant` taken out first), and check failures that name no
  * property to the engine (engineErrors.ts).
  */
 function forHost<P extends Checks>(kind: string, claimsOf: Claims, provider: P): P {
   return {
-    ...provider,
+    ...afterCliCheck(provider),
     async check(olds: Bag, news: Bag) {
+      await runtime.checkCliVersion();
       const { [CLAIMANT_KEY]: claimant, ...inputs } = news;
       const result = await provider.check(olds, inputs);
       const failures = [...result.failures];

@@ -20,8 +20,10 @@ import { ScopeLocks } from "./scopeOverwrite";
 import type { ProviderSettings, StackConfig } from "./settings";
 import { CONFIG_NAMESPACES, inNamespace, readSettings } from "./settings";
 import { TimingLog } from "./timingLog";
+import type { CliRange } from "../cliVersion";
+import { cliOutsideRange } from "../cliVersion";
 import type { WarningSink } from "./warnings";
-import { Warnings } from "./warnings";
+import { engineAddress, engineSink, Warnings } from "./warnings";
 
 export interface RuntimeOptions {
   readonly clock?: Clock;
@@ -29,6 +31,11 @@ export interface RuntimeOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Where warning lines go (default: the engine's `Log`, else stderr; warnings.ts). */
   readonly warn?: WarningSink;
+  /**
+   * The engine asked for the CLI's version (default: the process's last argument, as the
+   * engine starts a plugin; none: nothing is asked) and the range it is held to.
+   */
+  readonly engine?: { readonly address: string | undefined; readonly cliRange?: CliRange };
 }
 
 export class ProviderRuntime {
@@ -47,12 +54,18 @@ export class ProviderRuntime {
   private api: CommandsApi | undefined;
   /** The `configure` text last applied (a second kind configured alike changes nothing). */
   private configuredWith: string | undefined;
+  private readonly engine: { readonly address: string | undefined; readonly cliRange?: CliRange };
+  private cliChecked: Promise<void> | undefined;
 
   constructor(options: RuntimeOptions = {}) {
     this.clock = options.clock ?? systemClock;
     this.env = options.env ?? process.env;
     this.timing = new TimingLog(this.env["DISCORD_TIMING_LOG"]);
-    this.warnings = new Warnings(options.warn);
+    this.engine = options.engine ?? { address: engineAddress() };
+    const address = this.engine.address;
+    this.warnings = new Warnings(
+      options.warn ?? (address !== undefined ? engineSink(address) : undefined),
+    );
     this.scopes = new ScopeCache(this);
     this.bulk = new BulkWriter(this);
   }
@@ -67,6 +80,24 @@ export class ProviderRuntime {
     this.current = next;
     void this.api?.close();
     this.api = undefined;
+  }
+
+  /**
+   * Once per process: a warning line when the CLI running the deployment lies outside the
+   * tested range (cliVersion.ts). Each door awaits it before its first answer to the
+   * engine (the plugin's `configure`, the dynamic provider's first call), so the line
+   * comes before anything an untested CLI fails with. Never rejects.
+   */
+  checkCliVersion(): Promise<void> {
+    const { address, cliRange } = this.engine;
+    this.cliChecked ??=
+      address === undefined
+        ? Promise.resolve()
+        : cliOutsideRange(address, cliRange).then(
+            (line) => (line !== undefined ? this.warnings.warn(line) : undefined),
+            () => undefined,
+          );
+    return this.cliChecked;
   }
 
   /** What is wrong with a configuration, before it is applied (the plugin's CheckConfig). */

@@ -65,8 +65,25 @@ const BAD_OPTION = `
           name: Bad Name
           description: x`;
 
+/**
+ * The engine's answer about its CLI's version (provider/cliVersion.ts), asked from the
+ * program through the same engine address the providers get, with the tested range and
+ * with two ranges this CLI lies above and below: each end's real engine answers (3.216.0
+ * under the call's first name, CheckPulumiVersion).
+ */
+const CLI_PROBES = `
+const { cliOutsideRange } = require("pulumi-discord-commands/dist/provider/cliVersion");
+const engine = process.env.PULUMI_NODEJS_ENGINE;
+exports.cliInRange = cliOutsideRange(engine).then((line) => line ?? "none");
+exports.cliNewer = cliOutsideRange(engine, { oldest: "3.0.0", newest: "3.1.0" });
+exports.cliOlder = cliOutsideRange(engine, { oldest: "4.0.0", newest: "4.1.0" });
+`;
+
+/** The warning a provider would give outside the tested range (cliVersion.ts). */
+const OUTSIDE_LINE = /warning: pulumi-discord-commands is tested with the Pulumi CLI/;
+
 function jsProgram(bad: boolean): string {
-  return `const discord = require("pulumi-discord-commands");
+  return `const discord = require("pulumi-discord-commands");${CLI_PROBES}
 new discord.CommandSet("utility", {
   commands: [{ name: "help", description: "How to use the bot" }],
   scopes: [{ guildId: "${G}" }, {}],
@@ -145,8 +162,9 @@ export function rangeSmoke(end: RangeEnd): void {
         expect(version.trim()).toBe(`v${v?.cli}`);
         await prog.stack("dev");
         await configurePluginStack(prog, emu);
-        await prog.up();
+        const deployed = await prog.up();
         expect(commandKeys(emu)).toEqual([`${G} 1 help`, `${G} 1 kick`]);
+        expect(deployed.stdout + deployed.stderr).not.toMatch(OUTSIDE_LINE);
         emu.control.resetLog();
         await prog.ok(["preview", "--expect-no-changes", "--non-interactive"]);
         prog.write({ "Pulumi.yaml": yamlProgram(`range-yaml-${end}`, "remove") });
@@ -200,10 +218,20 @@ export function rangeSmoke(end: RangeEnd): void {
           { "discord:apiUrl": emu.url, "discord:applicationId": emu.applicationId },
           { "discord:botToken": emu.botToken },
         );
-        await prog.up();
+        const deployed = await prog.up();
         expect(commandKeys(emu)).toEqual(
           expect.arrayContaining([`${G} 1 about`, `${G} 1 help`, "global 1 help"]),
         );
+        // Inside the range the providers say nothing of the CLI; outside it, one line.
+        expect(deployed.stdout + deployed.stderr).not.toMatch(OUTSIDE_LINE);
+        const outputs = JSON.parse(
+          (await prog.ok(["stack", "output", "--json", "--non-interactive"])).stdout,
+        ) as Record<string, string>;
+        expect(outputs).toEqual({
+          cliInRange: "none",
+          cliNewer: `pulumi-discord-commands is tested with the Pulumi CLI 3.0.0 to 3.1.0; this CLI is ${v.cli} (newer than tested).`,
+          cliOlder: `pulumi-discord-commands is tested with the Pulumi CLI 4.0.0 to 4.1.0; this CLI is ${v.cli}: upgrade it to 4.0.0 or later.`,
+        });
         prog.write({ "index.js": jsProgram(true) });
         emu.control.resetLog();
         const bad = await prog.run(["preview", "--non-interactive"]);
