@@ -1,14 +1,18 @@
 /**
  * Engine: the README's drift check for CI (issue 16),
  * `pulumi preview --refresh --expect-no-changes --diff`, run through the real CLI against
- * the emulator. It exits 0 when nothing drifted, with one list GET per scope; it exits 7
- * (the CLI's "changes proposed while none expected") naming the resource and the drifted
- * fields when, outside the stack, a command's description changes, a choice is removed,
- * an overwrite is added to a managed permissions list (an empty one included) or a
- * managed command is deleted. A command the stack does not manage is not its drift.
- * `pulumi refresh --preview-only` compares with the state, not the program: once a
- * refresh has recorded drift, it passes where the recipe still fails. Without
- * `--run-program` a refresh reads with the config of the last deployment.
+ * the emulator. It exits 0 when nothing drifted (a command the stack does not manage is
+ * not its drift), with one list GET per scope; it exits 7 (the CLI's "changes proposed
+ * while none expected") naming the resource and the drifted fields when a command's
+ * description changes outside the stack, and planning the create of a managed command
+ * deleted outside it. `pulumi refresh --preview-only` compares with the state, not the
+ * program: once a refresh has recorded drift, it passes where the recipe still fails.
+ *
+ * What the provider reads as drift (a choice removed, an overwrite added to a managed
+ * list, an empty one included, an unmanaged command in the scope) is tested below the
+ * CLI: test/provider/commands.test.ts and permissions.test.ts ("drift"). That a refresh
+ * without `--run-program` reads with the config of the last deployment is
+ * test/engine/recovery.test.ts.
  *
  * One emulator and one program (stack `dev`): each test continues from the last, and
  * restores the declared commands with `up --refresh` before the next.
@@ -16,14 +20,7 @@
 import { startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
 import type { CliResult, PulumiProgram } from "../../scripts/pulumiProgram";
-import {
-  IDS,
-  liveCommand,
-  livePermissions,
-  programAgainst,
-  requests,
-  writes,
-} from "./lifecycle.helpers";
+import { IDS, liveCommand, programAgainst, requests, writes } from "./lifecycle.helpers";
 
 jest.setTimeout(300_000);
 
@@ -57,7 +54,7 @@ new discord.GuildCommandPermissions("ban-permissions", {
   commandId: ban.commandId,
   permissions: ${JSON.stringify(BAN_PERMISSIONS)},
 });
-// Owns the command's (empty) list: an overwrite added by hand is drift.
+// Owns the command's (empty) list: the read asks for it (absent from the guild's list).
 const warn = new discord.GuildCommand("warn", { guildId, name: "warn", description: "Warn a member" });
 new discord.GuildCommandPermissions("warn-permissions", { guildId, commandId: warn.commandId, permissions: [] });
 new discord.GuildCommand("kick", { guildId, name: "kick", description: "Kick a member" });
@@ -66,7 +63,7 @@ new discord.GuildCommand("kick", { guildId, name: "kick", description: "Kick a m
 /**
  * The recipe. `--run-program` makes the refresh read with the stack's current config
  * (a moved `discord:apiUrl`, a rotated token) rather than the config recorded at the
- * last deployment (see the last test).
+ * last deployment (test/engine/recovery.test.ts).
  */
 const RECIPE = [
   "preview",
@@ -129,6 +126,14 @@ describe("engine: the drift check for CI (preview --refresh --expect-no-changes 
     emu = await startEmulator({ port: 0, rateLimits: false });
     prog = await programAgainst(emu, "driftcheck", PROGRAM);
     await prog.up();
+    // Another tool's command in the global scope, which the stack does not manage: no
+    // test below may count it as drift.
+    const res = await fetch(`${emu.apiUrl}/applications/${emu.applicationId}/commands`, {
+      method: "POST",
+      headers: { authorization: `Bot ${emu.botToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "legacy", description: "Made by another tool" }),
+    });
+    expect(res.status).toBe(201);
   });
 
   afterAll(async () => {
@@ -136,7 +141,7 @@ describe("engine: the drift check for CI (preview --refresh --expect-no-changes 
     await emu?.close();
   });
 
-  test("nothing drifted: exit 0, no write, one list GET per scope", async () => {
+  test("nothing drifted (an unmanaged command in the scope): exit 0, no write, one list GET per scope", async () => {
     emu.control.resetLog();
     const res = await recipe();
     expect(res.code).toBe(0);
@@ -155,71 +160,17 @@ describe("engine: the drift check for CI (preview --refresh --expect-no-changes 
     );
   });
 
-  test("a description changed outside the stack: exit 7, the field and both values shown", async () => {
+  test("a description changed and a command deleted outside the stack: exit 7, the field and both values shown, the create planned", async () => {
     const settings = liveCommand(emu, "settings");
     emu.control.patchCommand(settings.id, { description: "Changed in the portal" });
-    const planned = await expectDrift(["update settings"]);
+    emu.control.deleteCommand(liveCommand(emu, "kick", G).id);
+    const planned = await expectDrift(["update settings", "create kick"]);
     expect(planned.get("update settings")).toMatch(
       /~ description\s*: "Changed in the portal" => "Change how the bot behaves"/,
     );
-    await restore();
-  });
-
-  test("a choice removed outside the stack: exit 7, the choice shown", async () => {
-    const settings = liveCommand(emu, "settings");
-    const options = structuredClone(settings["options"]) as { choices: unknown[] }[];
-    options[0]?.choices.pop();
-    emu.control.patchCommand(settings.id, { options });
-    const planned = await expectDrift(["update settings"]);
-    const block = planned.get("update settings") ?? "";
-    expect(block).toMatch(/~ options\s*:/);
-    expect(block).toMatch(
-      /\+ \[1\]: \{\s*\n\s*\+ name\s*: "Mentions only"\s*\n\s*\+ value: "mentions"/,
-    );
-    await restore();
-  });
-
-  test("an overwrite added by hand to a managed list: exit 7, the overwrite shown", async () => {
-    const ban = liveCommand(emu, "ban", G);
-    emu.control.setPermissions(emu.applicationId, G, ban.id, [
-      ...BAN_PERMISSIONS,
-      { id: IDS.user, type: 2, permission: true },
-    ]);
-    const planned = await expectDrift(["update ban-permissions"]);
-    expect(planned.get("update ban-permissions")).toMatch(
-      new RegExp(`- \\[1\\]: \\{\\s*\\n\\s*- id\\s*: "${IDS.user}"`),
-    );
-    await restore();
-    expect(livePermissions(emu, ban.id)).toEqual(BAN_PERMISSIONS);
-  });
-
-  test("an overwrite added by hand to a command declared with an empty list: exit 7", async () => {
-    const warn = liveCommand(emu, "warn", G);
-    emu.control.setPermissions(emu.applicationId, G, warn.id, [
-      { id: IDS.channel, type: 3, permission: false },
-    ]);
-    const planned = await expectDrift(["update warn-permissions"]);
-    expect(planned.get("update warn-permissions")).toMatch(/~ permissions\s*:/);
-    await restore();
-    expect(livePermissions(emu, warn.id)).toEqual([]);
-  });
-
-  test("a managed command deleted outside the stack: exit 7, its create planned", async () => {
-    emu.control.deleteCommand(liveCommand(emu, "kick", G).id);
-    const planned = await expectDrift(["create kick"]);
     expect(planned.get("create kick")).toMatch(/description\s*: "Kick a member"/);
     await restore();
     liveCommand(emu, "kick", G);
-  });
-
-  test("a command the stack does not manage is not drift: exit 0", async () => {
-    const res = await fetch(`${emu.apiUrl}/applications/${emu.applicationId}/commands`, {
-      method: "POST",
-      headers: { authorization: `Bot ${emu.botToken}`, "content-type": "application/json" },
-      body: JSON.stringify({ name: "legacy", description: "Made by another tool" }),
-    });
-    expect(res.status).toBe(201);
-    expect((await recipe()).code).toBe(0);
   });
 
   test("refresh --preview-only compares with the state: once drift is recorded it passes, the recipe does not", async () => {
@@ -237,33 +188,5 @@ describe("engine: the drift check for CI (preview --refresh --expect-no-changes 
     expect((await prog.run(refreshPreview)).code).toBe(0);
     await expectDrift(["update settings"]);
     await restore();
-  });
-
-  test("without --run-program the refresh reads with the last deployment's config; with it, the current one", async () => {
-    const other = await startEmulator({ port: 0, rateLimits: false });
-    try {
-      await prog.ok(["config", "set", "discord:apiUrl", other.url]);
-      emu.control.resetLog();
-      const stale = await prog.run([
-        "preview",
-        "--refresh",
-        "--expect-no-changes",
-        "--non-interactive",
-      ]);
-      // The provider recorded in the state (the old URL) did the reads.
-      expect(stale.code).toBe(0);
-      expect(requests(emu).length).toBeGreaterThan(0);
-      expect(other.requestLog()).toEqual([]);
-
-      emu.control.resetLog();
-      const current = await recipe();
-      // The new URL's service holds none of the commands: drift, read from there.
-      expect(current.code).toBe(EXIT_CHANGES);
-      expect(requests(emu)).toEqual([]);
-      expect(other.requestLog().length).toBeGreaterThan(0);
-    } finally {
-      await prog.ok(["config", "set", "discord:apiUrl", emu.url]);
-      await other.close();
-    }
   });
 });

@@ -1,9 +1,13 @@
 /**
  * Bulk write mode (`discord:writeMode: bulk`) through the real `pulumi` CLI against the
- * in-process emulator: create, update, delete, rename (replace), swap, refresh and
- * destroy converge with bulk overwrite PUTs only (plus the permissions PUTs), and every
- * command the stack does not manage (another tool's commands, the Activity entry point)
- * keeps its id, its fields and its version throughout.
+ * in-process emulator: create, update, delete, rename (replace) and swap converge with
+ * bulk overwrite PUTs only (plus the permissions PUTs), batched under the real engine's
+ * parallel slots, and every command the stack does not manage (another tool's commands,
+ * the Activity entry point) keeps its id, its fields and its version throughout.
+ *
+ * Drift restored by an update and the deletes of a destroy are the same bulk writes;
+ * they are tested below the CLI (test/provider/bulk.test.ts), and their engine sides in
+ * test/engine/lifecycle.test.ts.
  *
  * One emulator and one program (stack `dev`) for the whole file, in order.
  */
@@ -222,31 +226,5 @@ describe("engine lifecycle: bulk write mode", () => {
     expect(liveCommand(emu, "Quote", G, 3)).toEqual(quote);
     keptUnchanged();
     expect(await prog.previewSummary(["--refresh"])).toEqual({ same: RESOURCES - 1 });
-  });
-
-  test("refresh sees drift made outside the stack; up puts it back with a bulk PUT", async () => {
-    const help = liveCommand(emu, "help");
-    emu.control.patchCommand(help.id, { description: "Changed by hand" });
-    await prog.ok(["refresh", "--yes", "--non-interactive", "--skip-preview"]);
-    expect(await prog.previewSummary()).toEqual({ same: RESOURCES - 2, update: 1 });
-    emu.control.resetLog();
-    await prog.up();
-    expect(commandWrites(emu)).toEqual(["PUT bulkOverwriteGlobalCommands commands 200"]);
-    expect(liveCommand(emu, "help")["description"]).toBe("Show help, with examples");
-    keptUnchanged();
-  });
-
-  test("destroy removes only the stack's commands: the others and the entry point stay", async () => {
-    emu.control.resetLog();
-    await prog.destroy();
-    for (const w of commandWrites(emu)) {
-      expect(w).toMatch(/^PUT bulkOverwrite(Global|Guild)Commands .* 200$/);
-    }
-    expect(
-      liveCommands(emu)
-        .map((c) => c.id)
-        .sort(),
-    ).toEqual(others.map((c) => c.id).sort());
-    keptUnchanged();
   });
 });

@@ -2,9 +2,13 @@
  * Engine lifecycle, part 1: a realistic command set through the real `pulumi` CLI
  * against the in-process emulator. `up` creates exactly the declared set; a preview
  * right after makes no request; `preview --refresh` and `refresh` see drift made out of
- * band and `up` restores it; a command deleted out of band is recreated; `destroy`
- * removes what the stack created and nothing else. Assertions read the emulator's state
- * and request log, not only what the CLI printed.
+ * band and `up` restores it; a command deleted out of band is recreated, its permissions
+ * too; `destroy` removes what the stack created and nothing else. Assertions read the
+ * emulator's state and request log, not only what the CLI printed.
+ *
+ * The request count of a no-drift `preview --refresh` is test/engine/drift-check.test.ts;
+ * permissions drift (no overwrites reads as an empty list) is
+ * test/provider/permissions.test.ts.
  *
  * One emulator and one program (stack `dev`) for the whole file: each test continues
  * from the state the previous one left, in order.
@@ -316,23 +320,6 @@ describe("engine lifecycle: up, no-change preview, drift, recreate, destroy", ()
     expect(requests(emu)).toEqual([]);
   });
 
-  test("preview --refresh makes no write and one list GET per scope", async () => {
-    emu.control.resetLog();
-    expect(await prog.previewSummary(["--refresh"])).toEqual({ same: RESOURCES });
-    // Refresh calls `read` of all 8 resources in one provider process; reads share one
-    // list per (application, scope): the 4 global commands one GET of the global list,
-    // the 2 guild commands one GET of the guild's list, and the 2 permission objects
-    // (a command's and the application-wide one) one GET of the guild's permissions
-    // list. Both permission objects exist live, so no per-command GET follows.
-    expect(requests(emu).sort()).toEqual(
-      [
-        "GET listGlobalCommands commands 200",
-        `GET listGuildCommands guild:${G} commands 200`,
-        `GET listGuildCommandPermissions guild:${G} permissions 200`,
-      ].sort(),
-    );
-  });
-
   test("drift made out of band shows in preview --refresh and refresh, and up restores it", async () => {
     const settings = liveCommand(emu, "settings");
     const declared = structuredClone(settings);
@@ -366,48 +353,6 @@ describe("engine lifecycle: up, no-change preview, drift, recreate, destroy", ()
     expect(restored["description"]).toBe(declared["description"]);
     expect(restored["options"]).toEqual(declared["options"]);
     expect(await prog.previewSummary(["--refresh"])).toEqual({ same: RESOURCES });
-  });
-
-  test("permissions removed out of band show as drift, and up --refresh puts them back", async () => {
-    const ban = liveCommand(emu, "ban", G);
-    emu.control.deletePermissions(IDS.application, G, ban.id);
-
-    emu.control.resetLog();
-    const text = await prog.ok(["preview", "--refresh", "--non-interactive"]);
-    expect(stepLine(text.stdout, "ban-permissions", "update")).toMatch(/\[diff: ~permissions\]/);
-    // The guild's list no longer holds the command's object, so its read asks for it
-    // (404/10066: the command exists with no overwrites, an empty list, not gone).
-    expect(requests(emu).sort()).toEqual(
-      [
-        "GET listGlobalCommands commands 200",
-        `GET listGuildCommands guild:${G} commands 200`,
-        `GET listGuildCommandPermissions guild:${G} permissions 200`,
-        `GET getCommandPermissions guild:${G} permissions:${ban.id} 404`,
-      ].sort(),
-    );
-
-    emu.control.resetLog();
-    await prog.up(["--refresh"]);
-    expect(writes(emu)).toEqual([
-      `PUT editCommandPermissions guild:${G} permissions:${ban.id} 200`,
-    ]);
-    expect(livePermissions(emu, ban.id)).toEqual(BAN_PERMISSIONS);
-    expect(liveCommand(emu, "ban", G).version).toBe(ban.version);
-  });
-
-  test("a command deleted out of band is recreated by refresh then up", async () => {
-    const report = liveCommand(emu, "Report Message", "global", 3);
-    emu.control.deleteCommand(report.id);
-
-    await prog.ok(["refresh", "--yes", "--non-interactive", "--skip-preview"]);
-    expect(await prog.previewSummary()).toEqual({ same: RESOURCES - 1, create: 1 });
-
-    emu.control.resetLog();
-    await prog.up();
-    expect(writes(emu)).toEqual(["POST createGlobalCommand commands 201"]);
-    const recreated = liveCommand(emu, "Report Message", "global", 3);
-    expect(recreated.id).not.toBe(report.id);
-    expect(commandKeys(emu)).toEqual([...DECLARED, ...UNMANAGED_KEYS].sort());
   });
 
   test("a command with permissions deleted out of band is recreated, permissions too, by up --refresh", async () => {

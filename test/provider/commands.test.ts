@@ -349,6 +349,7 @@ describe("drift", () => {
         ((((o[0] as Bag)["choices"] as Bag[])[1] as Bag)["name_localizations"] = { fr: "Recette" }),
     ],
     ["an option's min_value", (o: Bag[]) => ((o[1] as Bag)["min_value"] = 2)],
+    ["a choice removed", (o: Bag[]) => ((o[0] as Bag)["choices"] as Bag[]).pop()],
   ])("a nested change (%s) shows as drift in options", async (_what, mutate) => {
     const live = rec(emu.control.commands()[0]);
     const options = JSON.parse(JSON.stringify(live["options"])) as Bag[];
@@ -357,6 +358,25 @@ describe("drift", () => {
     expect(r.changes).toBe(true);
     expect(r.inputs["options"]).not.toEqual(inputs["options"]);
     expect(r.inputs["description"]).toBe(inputs["description"]);
+  });
+
+  test("commands the stack does not manage, in the same scope, are not drift; the read costs one GET", async () => {
+    // Another tool's commands: one of another name, one of the same name and another type.
+    for (const body of [
+      { name: "legacy", description: "Made by another tool" },
+      { type: 2, name: "deploy" },
+    ]) {
+      expect((await api.post(`${api.app}/commands`, body)).status).toBe(201);
+    }
+    emu.control.resetLog();
+    const read = await globalProvider.read(created.id, created.outs);
+    expect(read.id).toBe(created.id);
+    expect(read.inputs).toEqual(inputs);
+    const d = await globalProvider.diff(created.id, { ...(read.props ?? {}) }, inputs);
+    expect(d).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(emu.requestLog().map((e) => `${e.method} ${e.route} ${e.status}`)).toEqual([
+      "GET listGlobalCommands 200",
+    ]);
   });
 
   test("a change the normalizer ignores is no drift", async () => {

@@ -21,6 +21,7 @@ import {
 let emu: RunningEmulator;
 const ROLE = "1300000000000000004";
 const CHANNEL = "1300000000000000005";
+const USER = "1300000000000000003";
 
 beforeAll(async () => {
   emu = await setup();
@@ -151,6 +152,41 @@ describe("drift and gone", () => {
     const d = await permissionsProvider.diff(created.id, read.props ?? {}, created.outs);
     expect(d.changes).toBe(true);
   });
+
+  test.each([
+    {
+      what: "a managed list",
+      declaredList: [{ id: ROLE, type: 1, permission: true }],
+      liveList: [
+        { id: ROLE, type: 1, permission: true },
+        { id: USER, type: 2, permission: true },
+      ],
+    },
+    {
+      what: "a command declared with an empty list",
+      declaredList: [],
+      liveList: [{ id: CHANNEL, type: 3, permission: false }],
+    },
+  ])(
+    "an overwrite added out of band to $what reads as drift; the update puts the declared list back",
+    async ({ declaredList, liveList }) => {
+      const id = await command();
+      const created = await permissionsProvider.create(inputs(id, declaredList));
+      emu.control.setPermissions(emu.applicationId, emu.guildId, id, liveList);
+      runtime.scopes.clear();
+      const read = await permissionsProvider.read(created.id, created.outs);
+      expect(read.id).toBe(created.id);
+      expect(read.inputs?.["permissions"]).toEqual(liveList);
+      // The next preview diffs the refreshed state against the program's inputs.
+      const d = await permissionsProvider.diff(created.id, read.props ?? {}, created.outs);
+      expect(d).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+      // `up --refresh`: the update from the refreshed state writes the declared list.
+      emu.control.resetLog();
+      await permissionsProvider.update(created.id, read.props ?? {}, created.outs);
+      expect(requests(emu, "PUT").map((e) => e.route)).toEqual(["editCommandPermissions"]);
+      expect(liveOverwrites(id) ?? []).toEqual(declaredList);
+    },
+  );
 
   test("no overwrites (404/10066) reads as an empty list: drift, not gone", async () => {
     const id = await command();
