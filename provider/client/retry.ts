@@ -1,6 +1,7 @@
 /**
  * Retry policy: which failures are worth another try, and how long to back off.
  */
+import { types } from "node:util";
 import type { TimeoutPhase } from "./errors";
 import { isRecord } from "../schema";
 
@@ -51,7 +52,10 @@ const RETRYABLE_CODES: ReadonlySet<string> = new Set([
 /** Classifies an error thrown by undici (or by reading a response body). */
 export function classifyTransportError(error: unknown): TransportFailure {
   const code = errorCode(error) ?? errorCode(isRecord(error) ? error["cause"] : undefined);
-  const message = error instanceof Error ? error.message : "request failed";
+  // isNativeError: an error Node made in another realm (a vm context, Jest's) is no
+  // `instanceof Error` here, yet carries the message the user needs.
+  const message =
+    types.isNativeError(error) || error instanceof Error ? error.message : "request failed";
   const timeout = code === undefined ? undefined : TIMEOUTS[code];
   const retryable =
     (code !== undefined && RETRYABLE_CODES.has(code)) || /socket hang up/i.test(message);
