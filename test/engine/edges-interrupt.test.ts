@@ -16,6 +16,9 @@
  *     the CLI says, with `pulumi refresh --clear-pending-creates` (non-interactively);
  *  3. `pulumi up` creates the missing resources, and since create is an upsert by name,
  *     the command the killed run half-created is adopted (200, same id), not duplicated.
+ *
+ * (A command set's bulk overwrite lost the same way is taken over by the next `up` with no
+ * write: test/provider/scopeCommands.test.ts "a PUT whose answer is lost".)
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -32,7 +35,6 @@ import {
   readState,
   urnName,
 } from "./edgeHelpers";
-import { Api, rec } from "../emulator/helpers";
 
 jest.setTimeout(240_000);
 
@@ -191,73 +193,4 @@ test("up killed mid-deployment, then run again, converges with no orphan and no 
 
   // The held answer is still due: let it finish so the emulator closes at once.
   await until("the held answer", () => emu.requestLog().some((e) => e.fault === "delay"));
-});
-
-test("a command set killed during its bulk overwrite (applied, answer held), after the README's steps, holds exactly the declared commands", async () => {
-  const SET = ["one", "two", "three", "four", "five"];
-  const api = new Api(emu);
-  const other = await api.post(`${api.guild}/commands`, { name: "not-ours", description: "x" });
-  expect(other.status).toBe(201);
-  const setProg = new PulumiProgram("edges-interrupt-set", {
-    "index.ts": commandsProgram(`new discord.CommandSet("set", {
-  commands: ${JSON.stringify(SET.map((n) => ({ name: n, description: `The ${n} command` })))},
-  scopes: [{ guildId: ${JSON.stringify(emu.guildId)} }],
-});`),
-  });
-  linkPackage(setProg);
-  try {
-    await setProg.stack("dev");
-    await configureStack(setProg, emu);
-    emu.control.setFaults({
-      rules: [
-        {
-          route: "bulkOverwriteGuildCommands",
-          phase: "after",
-          action: { type: "delay", ms: HELD_MS },
-          times: 1,
-        },
-      ],
-    });
-    const cli = spawn("pulumi", ["up", "--yes", "--non-interactive", "--skip-preview"], {
-      cwd: setProg.dir,
-      env: setProg.env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const exited = new Promise<void>((resolve) => cli.on("close", () => resolve()));
-    const inGuild = () => emu.control.commands().filter((c) => c["guild_id"] === emu.guildId);
-    // The PUT took effect on the service; its answer is held back: kill now.
-    await until("the bulk overwrite applied", () => inGuild().length === SET.length + 1);
-    const tree = [cli.pid ?? 0, ...descendants(cli.pid ?? 0)];
-    for (const pid of tree) killQuietly(pid);
-    await exited;
-    emu.control.setFaults({ rules: [] });
-
-    // The README's steps.
-    await setProg.ok(["cancel", "--yes", "--non-interactive"]);
-    await setProg.ok([
-      "refresh",
-      "--yes",
-      "--non-interactive",
-      "--skip-preview",
-      "--clear-pending-creates",
-    ]);
-    emu.control.resetLog();
-    await setProg.up();
-    // Taken over by name with no write: the PUT had landed. (The killed run's held PUT is
-    // logged when its answer finally goes out, HELD_MS after it arrived: on a loaded
-    // machine that falls after the log was reset. It is not this run's.)
-    expect(emu.requestLog().filter((e) => e.method !== "GET" && e.fault !== "delay")).toEqual([]);
-    const names = inGuild()
-      .map((c) => String(c["name"]))
-      .sort();
-    expect(names).toEqual([...SET, "not-ours"].sort());
-    expect(inGuild().find((c) => c["id"] === rec(other.body)["id"])).toBeDefined();
-    expect(await setProg.previewSummary()).toMatchObject({ same: 3 });
-    // The held answer is still due: let it finish so the emulator closes at once.
-    await until("the held answer", () =>
-      emu.requestLog().some((e) => e.fault === "delay" && e.route === "bulkOverwriteGuildCommands"),
-    );
-  } finally {
-    setProg.cleanup();
-  }
 });

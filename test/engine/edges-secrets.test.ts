@@ -6,7 +6,9 @@
  * scratch root (logs in PULUMI_HOME, the backend, the program folder).
  *
  * The emulator is configured with long, unique credentials so a byte search means
- * something.
+ * something. One stack covers both kinds of application credential: its first `up`
+ * exchanges client credentials for a token; then the bot token is added, so the later
+ * runs hand the engine both in the stack config.
  *
  * Two things of the engine's own, outside the provider's reach (verified here, CLI 3.259):
  *  - the engine keeps the stack config it hands to dynamic providers in the state, so the
@@ -146,26 +148,17 @@ new discord.GuildCommandPermissions("poll-permissions", {
 export const pingId = ping.commandId;
 `);
 
-describe.each([
-  [
-    "a bot token",
-    "bot",
-    (): Record<string, string> => ({ botToken: BOT_TOKEN, bearerToken: BEARER }),
-  ],
-  [
-    "client credentials",
-    "cc",
-    (): Record<string, string> => ({
-      clientId: emu.clientId,
-      clientSecret: CLIENT_SECRET,
-      bearerToken: BEARER,
-    }),
-  ],
-])("a stack using %s", (_label, stack, credentials) => {
+// One stack for both kinds of application credential: the first `up` runs on client
+// credentials alone (the provider exchanges them for a token), then the bot token is
+// added (it wins over client credentials: test/client/auth.test.ts), so every later run
+// hands the engine both secrets in its config, and the bot token does the requests of
+// the second `up` and the `destroy`.
+describe("a stack using client credentials, then a bot token too", () => {
   test("leaves no credential in state, CLI output or logs", async () => {
+    const stack = "dev";
     // The CLI's automatic log as users have it: its files are searched too.
     const prog = new PulumiProgram(
-      `edges-secrets-${stack}`,
+      "edges-secrets",
       { "index.ts": program },
       { automaticLogs: true },
     );
@@ -179,16 +172,25 @@ describe.each([
     try {
       linkPackage(prog);
       await prog.stack(stack);
-      await configureStack(prog, emu, credentials());
+      await configureStack(prog, emu, {
+        clientId: emu.clientId,
+        clientSecret: CLIENT_SECRET,
+        bearerToken: BEARER,
+      });
       emu.control.resetLog();
       await run(["up", "--yes", "--non-interactive", "--skip-preview", "--debug"]);
-      // The credentials were used: commands written, permissions PUT with the Bearer token.
+      // The credentials were used: commands written on an exchanged token, permissions PUT
+      // with the Bearer token.
       expect(emu.control.commands()).toHaveLength(3);
       expect(emu.counters().byRoute["editCommandPermissions"]).toBe(2);
       expect(JSON.stringify(emu.control.commands())).toContain(USER_SECRETS.description);
-      if (stack === "cc") expect(emu.counters().byRoute["oauth2Token"]).toBeGreaterThan(0);
+      const exchanges = emu.counters().byRoute["oauth2Token"] ?? 0;
+      expect(exchanges).toBeGreaterThan(0);
 
+      await configureStack(prog, emu, { botToken: BOT_TOKEN });
+      // Its refresh reads with the last deployment's provider config: client credentials.
       await run(["preview", "--non-interactive", "--refresh", "--diff"]);
+      const exchanged = emu.counters().byRoute["oauth2Token"];
       await run(
         ["up", "--yes", "--non-interactive", "--skip-preview", "--logtostderr", "-v=9"],
         false,
@@ -198,6 +200,8 @@ describe.each([
       expect(commandResources(readState(prog, stack))).toHaveLength(5);
       await run(["destroy", "--yes", "--non-interactive", "--debug"]);
       expect(emu.control.commands()).toHaveLength(0);
+      // The `up` and the `destroy` ran on the bot token: no exchange more.
+      expect(emu.counters().byRoute["oauth2Token"]).toBe(exchanged);
 
       const found: string[] = [];
       const verbose = runs.find(([cmd]) => cmd.includes("-v=9"));
@@ -210,10 +214,15 @@ describe.each([
       // credentials, which are never resource values, must not be there either.
       const ours = (hits: string[], cmd: string): string[] =>
         /--debug|-v=9/.test(cmd) ? hits.filter((h) => !h.startsWith("nested")) : hits;
-      for (const line of printed(verbose?.[1] ?? { code: 0, stdout: "", stderr: "" }).split("\n")) {
+      const verboseLines = printed(verbose?.[1] ?? { code: 0, stdout: "", stderr: "" }).split("\n");
+      for (const line of verboseLines) {
         if (!engineConfigureLog.test(line))
           found.push(...ours(leaks("a -v=9 log line", Buffer.from(line)), "-v=9"));
       }
+      // Both kinds of credential did reach the engine: its Configure line holds them.
+      const configure = verboseLines.filter((l) => engineConfigureLog.test(l)).join("\n");
+      expect(configure).toContain(BOT_TOKEN);
+      expect(configure).toContain(CLIENT_SECRET);
       for (const [cmd, res] of runs.filter((r) => r !== verbose))
         found.push(...ours(leaks(`the output of ${cmd}`, Buffer.from(printed(res))), cmd));
       const files = filesUnder(prog.root);

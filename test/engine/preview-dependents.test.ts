@@ -4,8 +4,8 @@
  * outputs its provider sets; a `GuildCommandPermissions` that takes the command's id must
  * not show a replacement that `up` will not make. Covered: `commandId` (the README's
  * usage), `id`, and `applicationId` taken from the command, for a guild and a global
- * command, changed in the program or out of band (`preview --refresh`). A rename still
- * shows the command and its permissions replaced.
+ * command, changed in the program or out of band (`preview --refresh`). (A rename, which
+ * replaces the command and its permissions, is test/engine/lifecycle-replace.test.ts.)
  *
  * One emulator and one program (stack `dev`): each test continues from the last.
  */
@@ -116,25 +116,8 @@ describe("engine: a command's in-place update leaves the resources that take its
     await emu?.close();
   });
 
-  test("a guild command's description changed in the program: one update, in preview and preview --refresh", async () => {
+  test("a guild and a global command's descriptions changed in the program: one update each, in preview and preview --refresh", async () => {
     const ban = liveCommand(emu, "ban", G);
-    prog.write({ "index.ts": program({ ...START, banDescription: "Remove a member for good" }) });
-
-    expect(await changedSteps(prog)).toEqual(["update ban"]);
-    expect(await changedSteps(prog, ["--refresh"])).toEqual(["update ban"]);
-    // The text a reviewer reads names no replacement either.
-    const text = await prog.ok(["preview", "--non-interactive"]);
-    expect(text.stdout).not.toMatch(/replace/);
-    expect(text.stdout).toMatch(/1 to update/);
-
-    emu.control.resetLog();
-    await prog.up();
-    expect(writes(emu)).toEqual([`PATCH editGuildCommand guild:${G} command:${ban.id} 200`]);
-    expect(livePermissions(emu, ban.id)).toEqual(BAN_PERMISSIONS);
-    expect(await prog.previewSummary()).toEqual({ same: RESOURCES });
-  });
-
-  test("a global command's description changed in the program: one update, in preview and preview --refresh", async () => {
     const ping = liveCommand(emu, "ping");
     const declared: Declared = {
       ...START,
@@ -143,14 +126,25 @@ describe("engine: a command's in-place update leaves the resources that take its
     };
     prog.write({ "index.ts": program(declared) });
 
-    expect(await changedSteps(prog)).toEqual(["update ping"]);
-    expect(await changedSteps(prog, ["--refresh"])).toEqual(["update ping"]);
+    expect(await changedSteps(prog)).toEqual(["update ban", "update ping"]);
+    expect(await changedSteps(prog, ["--refresh"])).toEqual(["update ban", "update ping"]);
+    // The text a reviewer reads names no replacement either.
+    const text = await prog.ok(["preview", "--non-interactive"]);
+    expect(text.stdout).not.toMatch(/replace/);
+    expect(text.stdout).toMatch(/2 to update/);
 
     emu.control.resetLog();
     await prog.up();
-    expect(writes(emu)).toEqual([`PATCH editGlobalCommand command:${ping.id} 200`]);
+    expect([...writes(emu)].sort()).toEqual(
+      [
+        `PATCH editGuildCommand guild:${G} command:${ban.id} 200`,
+        `PATCH editGlobalCommand command:${ping.id} 200`,
+      ].sort(),
+    );
+    expect(livePermissions(emu, ban.id)).toEqual(BAN_PERMISSIONS);
     expect(livePermissions(emu, ping.id)).toEqual(PING_PERMISSIONS);
-    expect((await prog.outputs())["pingId"]).toBe(ping.id);
+    expect(await prog.outputs()).toEqual({ banId: ban.id, pingId: ping.id });
+    expect(await prog.previewSummary()).toEqual({ same: RESOURCES });
   });
 
   test("commands changed out of band: preview --refresh shows their updates and nothing else", async () => {
@@ -178,33 +172,5 @@ describe("engine: a command's in-place update leaves the resources that take its
     expect(liveCommand(emu, "ban", G)["description"]).toBe("Remove a member for good");
     expect(liveCommand(emu, "ping")["nsfw"]).toBe(false);
     expect(livePermissions(emu, ban.id)).toEqual(BAN_PERMISSIONS);
-  });
-
-  test("a rename still shows the command replaced and its permissions written again", async () => {
-    const old = liveCommand(emu, "ban", G);
-    const declared: Declared = {
-      banName: "kick",
-      banDescription: "Remove a member for good",
-      pingDescription: "Is the bot there?",
-    };
-    prog.write({ "index.ts": program(declared) });
-
-    expect(await prog.previewSummary()).toEqual({ same: RESOURCES - 2, replace: 2 });
-    const steps = await changedSteps(prog);
-    expect(steps.filter((s) => s.startsWith("replace "))).toEqual([
-      "replace ban",
-      "replace ban-permissions",
-    ]);
-
-    emu.control.resetLog();
-    await prog.up();
-    const kick = liveCommand(emu, "kick", G);
-    expect(kick.id).not.toBe(old.id);
-    expect(livePermissions(emu, kick.id)).toEqual(BAN_PERMISSIONS);
-    expect(writes(emu)).toContain(
-      `PUT editCommandPermissions guild:${G} permissions:${kick.id} 200`,
-    );
-    expect((await prog.outputs())["banId"]).toBe(kick.id);
-    expect(await prog.previewSummary(["--refresh"])).toEqual({ same: RESOURCES });
   });
 });

@@ -19,24 +19,19 @@ const PER_SCOPE = 10;
 const globalCommand = `new discord.GlobalCommand(\`global-\${i}\`, { name: \`global\${i}\`, description: "Global" });`;
 const guildCommand = `new discord.GuildCommand(\`guild-\${i}\`, { guildId: ${JSON.stringify(IDS.guild)}, name: \`guild\${i}\`, description: "Guild" });`;
 
-const programs = {
-  /** All the global commands first, then all the guild commands, as programs often read. */
-  "scope by scope": `
+/**
+ * All the global commands first, then all the guild commands, as programs often read: the
+ * case the SDK's release order fixes. (A program that already declares the scopes in turn
+ * is released the same way: test/provider/registrationOrder.test.ts "the order resources are
+ * handed to the engine".)
+ */
+const program = `
 import * as discord from "pulumi-discord-commands";
 for (let i = 0; i < ${PER_SCOPE}; i++) ${globalCommand}
 for (let i = 0; i < ${PER_SCOPE}; i++) ${guildCommand}
-`,
-  /** One of each in turn (the bench's program). */
-  interleaved: `
-import * as discord from "pulumi-discord-commands";
-for (let i = 0; i < ${PER_SCOPE}; i++) {
-  ${globalCommand}
-  ${guildCommand}
-}
-`,
-};
+`;
 
-describe.each(Object.entries(programs))("declared %s", (label, program) => {
+describe("declared scope by scope", () => {
   let emu: RunningEmulator;
   let prog: PulumiProgram;
 
@@ -51,7 +46,7 @@ describe.each(Object.entries(programs))("declared %s", (label, program) => {
         },
       },
     });
-    prog = await programAgainst(emu, `scope-order-${label.replace(/ /g, "-")}`, program);
+    prog = await programAgainst(emu, "scope-order-scope-by-scope", program);
   });
 
   afterAll(async () => {

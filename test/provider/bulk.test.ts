@@ -496,3 +496,131 @@ describe("bulk mode under the engine's shared parallel slots", () => {
     expect(names("guild")).toEqual(["c1", "c2", "c3", "c4", "first"]);
   });
 });
+
+describe("bulk mode in a full scope (100 CHAT_INPUT and 15 USER commands, the limits)", () => {
+  let full: RunningEmulator;
+  beforeAll(async () => {
+    full = await setup();
+  });
+  afterAll(() => teardown(full));
+
+  /** 5 of each type renamed at once, and two names of each type swapped. */
+  const slashName = (i: number, after: boolean): string => {
+    if (!after) return `cmd${i}`;
+    if (i < 5) return `renamed-${i}`;
+    if (i === 50) return "cmd51";
+    if (i === 51) return "cmd50";
+    return `cmd${i}`;
+  };
+  const userName = (i: number, after: boolean): string => {
+    if (!after) return `User ${i}`;
+    if (i < 5) return `Renamed ${i}`;
+    if (i === 10) return "User 11";
+    if (i === 11) return "User 10";
+    return `User ${i}`;
+  };
+  /** The program's resources: what each declares before and after the edit. */
+  const programInputs = (after: boolean): Bag[] => [
+    ...Array.from({ length: 100 }, (_, i) =>
+      guildInputs(full, { name: slashName(i, after), description: `Command ${i}` }),
+    ),
+    ...Array.from({ length: 15 }, (_, i) => guildInputs(full, userArgs(userName(i, after)))),
+  ];
+  const keys = (): string[] =>
+    full.control
+      .commands()
+      .filter((c) => c["guild_id"] === full.guildId)
+      .map((c) => `${String(c["type"])} ${str(c["name"])}`)
+      .sort();
+  const expectedKeys = (after: boolean): string[] =>
+    [
+      ...Array.from({ length: 100 }, (_, i) => `1 ${slashName(i, after)}`),
+      ...Array.from({ length: 15 }, (_, i) => `2 ${userName(i, after)}`),
+    ].sort();
+  /** The PUTs of the phase just run, and that nothing was refused or written otherwise. */
+  const phaseWrites = (): number => {
+    const log = full.requestLog();
+    expect(log.filter((e) => e.status >= 400)).toEqual([]); // no 30032, nor anything else
+    const written = log.filter((e) => e.method !== "GET");
+    expect(written.every((e) => e.route === "bulkOverwriteGuildCommands")).toBe(true);
+    full.control.resetLog();
+    return written.length;
+  };
+
+  test("renames delete first (diff), then the deletes and the creates each go in at most 2 PUTs; no 30032, swaps keep their ids", async () => {
+    // The first deployment fills the guild.
+    await configureAll(full, { "discord:writeMode": "bulk" });
+    const olds = programInputs(false);
+    const made = await Promise.all(olds.map((inputs) => guildProvider.create(inputs)));
+    expect(keys()).toEqual(expectedKeys(false));
+    const idBefore = new Map(made.map((m) => [str(m.outs["name"]), m.id]));
+
+    // The next deployment: the engine checks and diffs every resource first.
+    await configureAll(full, { "discord:writeMode": "bulk" });
+    full.control.resetLog();
+    const news = programInputs(true);
+    const renames: number[] = [];
+    const swaps: number[] = [];
+    for (const [i, m] of made.entries()) {
+      const checked = await guildProvider.check(olds[i] ?? {}, news[i] ?? {});
+      expect(checked.failures).toEqual([]);
+      const d = await guildProvider.diff(m.id, m.outs, checked.inputs);
+      if (d.replaces.length === 0) {
+        expect(d.changes).toBe(false);
+        continue;
+      }
+      expect(d.replaces).toEqual(["name"]);
+      // A replacement is checked again as a new resource: it fits, the old goes first.
+      expect((await guildProvider.check({}, news[i] ?? {})).failures).toEqual([]);
+      // A new name in a full scope deletes first; a swap onto a live name adds none.
+      (d.deleteBeforeReplace ? renames : swaps).push(i);
+    }
+    const userIndex = (i: number): number => 100 + i;
+    expect(renames).toEqual([0, 1, 2, 3, 4, ...[0, 1, 2, 3, 4].map(userIndex)]);
+    expect(swaps).toEqual([50, 51, userIndex(10), userIndex(11)]);
+    expect(phaseWrites()).toBe(0); // check and diff write nothing
+
+    const at = (list: readonly number[]) => list.map((i) => ({ i, m: made[i]! }));
+    // The engine's order: each delete-first rename's delete, with the swaps' creates
+    // (create before delete), in parallel; then the renames' creates; last, the swaps'
+    // deletes of the originals.
+    const [, swapped] = await Promise.all([
+      Promise.all(at(renames).map(({ m }) => guildProvider.delete(m.id, m.outs))),
+      Promise.all(at(swaps).map(({ i }) => guildProvider.create(news[i] ?? {}))),
+    ]);
+    expect(phaseWrites()).toBeLessThanOrEqual(2);
+    const renamed = await Promise.all(
+      at(renames).map(({ i }) => guildProvider.create(news[i] ?? {})),
+    );
+    expect(phaseWrites()).toBeLessThanOrEqual(2);
+    await Promise.all(at(swaps).map(({ m }) => guildProvider.delete(m.id, m.outs)));
+    expect(phaseWrites()).toBe(0); // the swaps' originals now hold each other's names
+
+    expect(keys()).toEqual(expectedKeys(true));
+    // A renamed command is a new command, a new id.
+    for (const r of renamed) expect([...idBefore.values()]).not.toContain(r.id);
+    // The swaps took over each other's commands: the ids survive, crossed.
+    expect(swapped.map((s) => s.id)).toEqual([
+      idBefore.get("cmd51"),
+      idBefore.get("cmd50"),
+      idBefore.get("User 11"),
+      idBefore.get("User 10"),
+    ]);
+
+    // The state the engine holds now matches the service: a refresh finds no change,
+    // for one list GET.
+    const state = made.map((m) => ({ id: m.id, outs: m.outs }));
+    renames.forEach((i, k) => (state[i] = renamed[k]!));
+    swaps.forEach((i, k) => (state[i] = swapped[k]!));
+    await configureAll(full, { "discord:writeMode": "bulk" });
+    full.control.resetLog();
+    for (const [i, s] of state.entries()) {
+      const read = await guildProvider.read(s.id, s.outs);
+      expect(read.id).toBe(s.id);
+      const d = await guildProvider.diff(s.id, { ...(read.props ?? {}) }, news[i] ?? {});
+      expect(d.changes).toBe(false);
+    }
+    expect(requests(full, "GET")).toHaveLength(1);
+    expect(phaseWrites()).toBe(0);
+  });
+});
