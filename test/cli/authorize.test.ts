@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { PassThrough } from "node:stream";
 import type { RunningEmulator } from "../../emulator";
 import { startEmulator } from "../../emulator";
-import { authorize, stackNamespace } from "../../cli/authorize";
+import { authorize, runAuthorizeCli, stackNamespace } from "../../cli/authorize";
 
 jest.setTimeout(60_000);
 
@@ -155,6 +155,68 @@ test("--namespace chooses; with the other door's settings only, no client id is 
     "no client id: pass --client-id, or set discord-commands:clientId or discord-commands:applicationId " +
       "(the namespace discord-commands: Pulumi.yaml's packages: block names discord-commands; --namespace chooses)",
   );
+});
+
+test("a redirect whose state was tampered with: exit 1, the reason, nothing stored", async () => {
+  // As a user runs it (`discord-commands authorize`): the exit code and stderr of the
+  // command's entry, with process.env naming the stand-in pulumi.
+  const given = settings("discord");
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), DYNAMIC_PROJECT);
+  const file = path.join(dir, "config.json");
+  const before = JSON.stringify(
+    Object.fromEntries(Object.entries(given).map(([k, v]) => [k, { value: v, secret: false }])),
+  );
+  fs.writeFileSync(file, before);
+  const envKeys = ["PATH", "FAKE_PULUMI_CONFIG", "DISCORD_CLIENT_SECRET"] as const;
+  const savedEnv = envKeys.map((k) => [k, process.env[k]] as const);
+  const savedExitCode = process.exitCode;
+  let printed = "";
+  let said = "";
+  let browsed: Promise<unknown> | undefined;
+  const out = jest.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+    printed += String(chunk);
+    const url = /^\s+(http:\/\/\S+\/oauth2\/authorize\?\S+)$/m.exec(printed)?.[1];
+    if (url !== undefined && browsed === undefined) {
+      // The browser, handed a URL whose state an attacker replaced: the service sends it
+      // back in the redirect to the command's loopback server.
+      const forged = new URL(url);
+      forged.searchParams.set("state", "forged");
+      // (The command closes its server as it fails: the page may be cut short.)
+      browsed = fetch(forged)
+        .then((r) => r.text())
+        .catch(() => "");
+    }
+    return true;
+  });
+  const err = jest.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+    said += String(chunk);
+    return true;
+  });
+  let exitCode: typeof process.exitCode;
+  try {
+    process.env["PATH"] = `${path.join(dir, "bin")}${path.delimiter}${process.env["PATH"] ?? ""}`;
+    process.env["FAKE_PULUMI_CONFIG"] = file;
+    delete process.env["DISCORD_CLIENT_SECRET"];
+    await runAuthorizeCli(["--no-browser", "--cwd", dir, "--timeout", "30"]);
+    exitCode = process.exitCode;
+    await browsed;
+  } finally {
+    process.exitCode = savedExitCode;
+    for (const [k, v] of savedEnv) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    out.mockRestore();
+    err.mockRestore();
+  }
+  expect(browsed).toBeDefined();
+  expect(exitCode).toBe(1);
+  expect(said).toBe(
+    "discord-commands authorize: the redirect's state does not match the one sent: the answer " +
+      "may not come from your authorization (nothing was stored)\n",
+  );
+  // Neither token (nor the client id) was written: the stack's config is as it was.
+  expect(fs.readFileSync(file, "utf8")).toBe(before);
 });
 
 test("a bad --namespace is a usage error", async () => {

@@ -1,19 +1,23 @@
 /**
  * Bringing existing commands under management, through the real `pulumi` CLI against the
- * in-process emulator:
- *  - the property: for the project's corpus of generated commands (both scopes, every
- *    command type, the entry point, localizations, overwrites), `discord-commands import`
- *    then `pulumi up` adopts every resource (`adopted: true`, the live ids kept) with zero
- *    writes on the service, and a following `preview` shows no change;
- *  - the entry point: with Activities enabled the application already has one
- *    ("Launch"); declaring another name takes it over in place (its id), and renaming it
- *    in the program later does too.
+ * in-process emulator: for the project's corpus of generated commands (both scopes, every
+ * command type, the entry point, localizations, overwrites), the TypeScript program that
+ * `discord-commands import` prints runs as is, and `pulumi up` adopts every resource
+ * (`adopted: true`, the live ids kept) with zero writes on the service; a following
+ * `preview` shows no change.
+ *
+ * The entry point taken over whatever its name (Activities' "Launch" declared as "Play",
+ * then renamed) is provider logic, tested below the CLI: test/provider/adoption.test.ts
+ * ("declared under another name…", "any other entry point is taken over too") and
+ * test/provider/commands.test.ts ("delete never removes an id a create of the same
+ * deployment returned"); the engine's replacement that takes over a live command is
+ * test/engine/lifecycle-replace.test.ts ("a rename onto the name of a command removed…").
  */
 import type { RunningEmulator } from "../../emulator";
 import { importCommands, parseImportArgs } from "../../cli/import";
 import type { PulumiProgram } from "../../scripts/pulumiProgram";
 import { corpusEmulator, importEnv, seedCorpus } from "../cli/importFixtures";
-import { liveCommands, programAgainst, writes } from "./lifecycle.helpers";
+import { programAgainst, writes } from "./lifecycle.helpers";
 
 jest.setTimeout(600_000);
 
@@ -80,66 +84,5 @@ describe("import, then up: every command adopted, zero writes, then no change", 
     emu.control.resetLog();
     expect(await prog.previewSummary()).toEqual({ same: resources.length + 1 }); // + the stack
     expect(emu.requestLog()).toEqual([]);
-  });
-});
-
-describe("the entry point: taken over whatever its name", () => {
-  let emu: RunningEmulator;
-  let prog: PulumiProgram | undefined;
-
-  const program = (name: string): string => `
-import * as discord from "pulumi-discord-commands";
-
-new discord.GlobalCommand("entry-point", {
-  type: discord.CommandType.PRIMARY_ENTRY_POINT,
-  name: ${JSON.stringify(name)},
-  description: "Play a game together",
-  handler: discord.EntryPointHandler.DISCORD_LAUNCH_ACTIVITY,
-});
-`;
-
-  beforeAll(async () => {
-    emu = await corpusEmulator(); // Activities enabled: "Launch" exists
-  });
-  afterAll(async () => {
-    prog?.cleanup();
-    await emu.close();
-  });
-
-  const entryPoints = () => liveCommands(emu).filter((c) => c.type === 4);
-
-  test("Activities created Launch; declaring Play renames it in place (one PATCH, its id)", async () => {
-    const [launch] = entryPoints();
-    expect(launch?.name).toBe("Launch");
-    prog = await programAgainst(emu, "entry-point", program("Play"));
-    emu.control.resetLog();
-    await prog.up();
-    expect(writes(emu)).toEqual([`PATCH editGlobalCommand command:${String(launch?.id)} 200`]);
-    expect(entryPoints()).toEqual([
-      expect.objectContaining({
-        id: launch?.id,
-        name: "Play",
-        description: "Play a game together",
-      }),
-    ]);
-    const [resource] = await stateResources(prog);
-    expect(resource?.id).toBe(launch?.id);
-    expect(resource?.outputs?.["adopted"]).toBe(true);
-    emu.control.resetLog();
-    expect(await prog.previewSummary()).toEqual({ same: 2 });
-  });
-
-  test("renamed in the program: a replacement that keeps the one entry point and its id", async () => {
-    if (prog === undefined) throw new Error("the previous test did not run");
-    const [play] = entryPoints();
-    prog.write({ "index.ts": program("Start") });
-    emu.control.resetLog();
-    const up = await prog.up();
-    expect(up.stdout).toMatch(/1 replaced/);
-    // The create took Play over (renamed in place); the delete of the original left it.
-    expect(writes(emu)).toEqual([`PATCH editGlobalCommand command:${String(play?.id)} 200`]);
-    expect(entryPoints().map((c) => [c.id, c.name])).toEqual([[play?.id, "Start"]]);
-    emu.control.resetLog();
-    expect(await prog.previewSummary()).toEqual({ same: 2 });
   });
 });

@@ -4,14 +4,20 @@
  * resources deploy, a second `up` writes nothing, an out-of-band edit shows in
  * `preview --refresh`, a rename is a replacement whose permissions are written again,
  * an invalid field and two resources claiming one name fail the preview naming the
- * field or the resources, `pulumi import` by id previews clean, and `destroy` leaves
- * every command the stack does not manage.
+ * field or the resources, secrets stay secret at any depth, and `destroy` leaves every
+ * command the stack does not manage.
+ *
+ * Elsewhere: `pulumi import` of the plugin's resources by id is
+ * test/engine/plugin-import.test.ts (`import --file`, the README's flow; the version-range
+ * smoke imports one by id); a missing or wrong token's message naming
+ * discord-commands:botToken, followed literally, is test/provider/configNamespace.test.ts
+ * (the plugin door).
  */
 import type { RunningEmulator } from "../../emulator";
 import { startEmulator } from "../../emulator";
 import { PulumiProgram } from "../../scripts/pulumiProgram";
 import { PROJECT_ROOT } from "../../scripts/toolchain";
-import { Api, rec } from "../emulator/helpers";
+import { Api } from "../emulator/helpers";
 import { IDS, configurePluginStack } from "./lifecycle.helpers";
 
 jest.setTimeout(600_000);
@@ -210,41 +216,6 @@ test("two resources claiming one name fail the preview, naming both", async () =
   );
 });
 
-test("pulumi import by id, then the declared resource previews with no change", async () => {
-  prog.write({ "Pulumi.yaml": yamlProgram(demoSet("remove")) });
-  const made = rec(
-    (
-      await api.post(`${api.guild}/commands`, {
-        name: "warn",
-        description: "Warn a member",
-        options: [{ type: 3, name: "reason", description: "Why", max_length: 200 }],
-      })
-    ).body,
-  );
-  const id = `${IDS.guild}/${String(made["id"])}`;
-  const generated = `${prog.root}/imported.yaml`;
-  await prog.ok([
-    "import",
-    "discord-commands:index:GuildCommand",
-    "warn",
-    id,
-    "--yes",
-    "--non-interactive",
-    "--protect=false",
-    "--out",
-    generated,
-  ]);
-  const code = (await import("node:fs")).readFileSync(generated, "utf8");
-  expect(code).toContain("maxLength: 200");
-  // The generated declaration under the program's other resources.
-  const resources = code.replace(/^resources:\n/m, "");
-  prog.write({ "Pulumi.yaml": yamlProgram(`${demoSet("remove")}\n${resources}`) });
-  emu.control.resetLog();
-  const summary = await prog.previewSummary();
-  expect(summary).toEqual({ same: 5 });
-  expect(writes()).toEqual([]);
-});
-
 test("secrets at any depth stay secret in the state and the preview; so does a token set in plain text", async () => {
   const S = {
     description: "hidden-option-description-5e1a",
@@ -328,44 +299,6 @@ test("secrets at any depth stay secret in the state and the preview; so does a t
 function out(res: { stdout: string; stderr: string }): string {
   return res.stdout + res.stderr;
 }
-
-test("a missing, then a wrong token: each message names discord-commands:botToken; set as it says, the next up passes; the token never shows", async () => {
-  const UP = ["up", "--yes", "--non-interactive", "--skip-preview"];
-  /** The key of the `pulumi config set --secret <key> <token>` the output says to run. */
-  const keyToSet = (text: string): string =>
-    /`pulumi config set --secret (\S+) <token>`/.exec(text)?.[1] ?? "(none)";
-  await prog.ok(["config", "rm", "discord-commands:botToken"]);
-  // A change to write, so the provider uses the new configuration.
-  prog.write({
-    "Pulumi.yaml": yamlProgram(demoSet("remove").replace("Check the bot", "Check the bot!")),
-  });
-  const missing = await prog.run(UP);
-  expect(missing.code).not.toBe(0);
-  const said = missing.stdout + missing.stderr;
-  expect(said).toMatch(
-    /updating global command "ping" .* failed: command requests need the application's credentials: set discord-commands:botToken /,
-  );
-  expect(said).toContain("or discord-commands:clientId and discord-commands:clientSecret");
-  expect(said).not.toContain("discord:");
-  expect(keyToSet(said)).toBe("discord-commands:botToken");
-
-  // Followed literally, with a wrong token: the plugin reads it (the service rejects it).
-  await prog.ok(["config", "set", "--secret", keyToSet(said), "not-the-token"]);
-  const res = await prog.run(UP);
-  expect(res.code).not.toBe(0);
-  const text = res.stdout + res.stderr;
-  expect(text).toMatch(
-    /updating global command "ping" .* failed: PATCH \S+ answered 401 \(code 0\)/,
-  );
-  expect(text).toMatch(
-    /fix: the application's credentials were rejected: set a valid one with `pulumi config set --secret discord-commands:botToken <token>` \(or discord-commands:clientId and discord-commands:clientSecret\)/,
-  );
-  expect(text).not.toContain("discord:");
-  expect(text).not.toContain("not-the-token");
-  await prog.ok(["config", "set", "--secret", keyToSet(text), emu.botToken]);
-  await prog.up();
-  expect(liveNamed("ping")?.["description"]).toBe("Check the bot!");
-});
 
 test("destroy removes the stack's commands and keeps every other one", async () => {
   await prog.destroy();

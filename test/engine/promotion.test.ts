@@ -9,9 +9,15 @@
  * twice). Commands another tool made, in the
  * guild and globally, are kept throughout.
  *
+ * Before the flow, the example as its files say: the bot token set as a secret is
+ * encrypted in the committed Pulumi.dev.yaml and absent from the state, and each stack's
+ * outputs name where it deployed.
+ *
  * One emulator and one program folder for the file: each test continues from the state
  * the previous one left, in order.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
 import type { PulumiProgram } from "../../scripts/pulumiProgram";
@@ -106,7 +112,8 @@ describe("engine: promotion from the test guild (dev) to global (prod)", () => {
     source = files["index.ts"] ?? "";
     expect(source).toMatch(IN_DEV);
     // The service's address and token from the environment (the provider's fallback for
-    // stack config), which saves a CLI run per stack; the examples' test sets them as config.
+    // stack config), which saves CLI runs; the first test sets dev's token as config too,
+    // as the example's files say.
     prog = new Program(name, files, {
       env: { DISCORD_API_URL: emu.url, DISCORD_BOT_TOKEN: emu.botToken },
     });
@@ -116,6 +123,32 @@ describe("engine: promotion from the test guild (dev) to global (prod)", () => {
   afterAll(async () => {
     prog?.cleanup();
     await emu?.close();
+  });
+
+  /** The stack's outputs as its state records them (plain: the example's are not secret). */
+  function stackOutputs(stack: string): Record<string, unknown> {
+    const state = JSON.parse(fs.readFileSync(prog.stateFile(stack), "utf8")) as {
+      checkpoint: { latest: { resources?: { type: string; outputs?: Record<string, unknown> }[] } };
+    };
+    const root = state.checkpoint.latest.resources?.find((r) => r.type === "pulumi:pulumi:Stack");
+    return root?.outputs ?? {};
+  }
+
+  test("the token set as a secret, as the stack file says: encrypted in Pulumi.dev.yaml, next to the committed config", async () => {
+    await prog.ok([
+      "config",
+      "set",
+      "--stack",
+      "dev",
+      "--secret",
+      "discord:botToken",
+      emu.botToken,
+    ]);
+    const file = fs.readFileSync(path.join(prog.dir, "Pulumi.dev.yaml"), "utf8");
+    expect(file).toMatch(/discord:botToken:\n\s+secure: v1:/);
+    expect(file).not.toContain(emu.botToken);
+    expect(file).toContain(`discord-stack-per-environment:guildId: "${GUILD}"`);
+    expect(file).toContain("discord-stack-per-environment:stage: dev");
   });
 
   test("before: dev holds the command in development, prod the released ones; none listed twice", async () => {
@@ -139,6 +172,16 @@ describe("engine: promotion from the test guild (dev) to global (prod)", () => {
       ["1 not-ours", "1 not-ours", "1 ping", "1 weather", "3 Translate"].sort(),
     );
     expect(listedTwice(emu)).toEqual(["1 not-ours"]); // another tool's, in both scopes
+    // Each stack's outputs say where it deployed; neither state holds the token.
+    const dev = stackOutputs("dev");
+    expect(dev["scope"]).toBe(`guild ${GUILD}`);
+    expect(Object.keys(dev["commandIds"] as object)).toEqual(["weather"]);
+    const prod = stackOutputs("prod");
+    expect(prod["scope"]).toBe("global");
+    expect(Object.keys(prod["commandIds"] as object).sort()).toEqual(["message:Translate", "ping"]);
+    for (const stack of ["dev", "prod"]) {
+      expect(fs.readFileSync(prog.stateFile(stack), "utf8")).not.toContain(emu.botToken);
+    }
   });
 
   test("preview on prod shows exactly the promotion: weather added to the global scope, nothing else", async () => {

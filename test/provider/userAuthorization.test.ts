@@ -5,7 +5,9 @@
  * whether the token needs a refresh (the emulator's access tokens live 7 days), its
  * update refreshes and records the rotated pair, and the day's drifted permissions are
  * written back with that token. The engine suite (test/engine/authorization.test.ts)
- * runs a few such days through the real CLI; this one runs all thirty.
+ * runs two such days through the real CLI; this one runs all thirty. A revoked
+ * authorization fails the resource's update with advice to authorize again, and a new
+ * pair in the stack's config (`discord-commands authorize` again) mends it.
  */
 import type { RunningEmulator } from "../../emulator";
 import { permissionsProvider } from "../../provider/resources/permissionsLifecycle";
@@ -93,4 +95,109 @@ test("30 days, one deployment a day: refreshed as it expires, rotated pair kept,
   // Expiry every 7 days of the emulator's clock: days 7, 14, 21 and 28.
   expect(refreshes).toBe(4);
   expect(seen.size).toBe(2 + 2 * 4);
+});
+
+/** The stack's config of a deployment that holds the user authorization `pair`. */
+function stackConfig(pair: { access: string; refresh: string }): Map<string, string> {
+  return new Map<string, string>([
+    ["discord:apiUrl", emu.url],
+    ["discord:applicationId", emu.applicationId],
+    ["discord:botToken", emu.botToken],
+    ["discord:clientId", emu.clientId],
+    ["discord:clientSecret", emu.clientSecret],
+    ["discord:bearerToken", pair.access],
+    ["discord:refreshToken", pair.refresh],
+  ]);
+}
+
+test("a revoked authorization fails with advice; authorizing again mends it: the new pair is adopted and written with", async () => {
+  emu.control.reset();
+  const first = await authorizeUser(emu, REDIRECT);
+  const declared: Bag = {
+    applicationId: emu.applicationId,
+    guildId: emu.guildId,
+    commandId: emu.applicationId,
+    permissions: [{ id: emu.guildId, type: 1, permission: true }],
+  };
+  const id = `${emu.guildId}/${emu.applicationId}`;
+  // The app-wide list; an emptied list is no entry at all.
+  const livePermissions = () =>
+    emu.control.state().permissions.find((p) => p["id"] === emu.applicationId)?.["permissions"] ??
+    [];
+
+  // Day 1: a deployment creates the authorization's keeper and the permissions.
+  let config = stackConfig(first);
+  let rt = new ProviderRuntime({ env: {} });
+  rt.configure({ get: (key) => config.get(key) });
+  const authorizationState = (await userAuthorizationProvider(rt).create({})).outs;
+  let permissionsState = (await permissionsProvider(rt).create(declared)).outs;
+  await rt.close();
+  expect(authorizationState["accessToken"]).toBe(first.access);
+
+  // The user revokes the authorization (access and refresh token alike); the list drifts.
+  const res = await fetch(`${emu.apiUrl}/oauth2/token/revoke`, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Authorization: `Basic ${Buffer.from(`${emu.clientId}:${emu.clientSecret}`).toString("base64")}`,
+    },
+    body: new URLSearchParams({ token: first.refresh }).toString(),
+  });
+  expect(res.status).toBe(200);
+  emu.control.setPermissions(emu.applicationId, emu.guildId, emu.applicationId, []);
+
+  // The next deployment: the keeper's probe is refused, its update's refresh too.
+  rt = new ProviderRuntime({ env: {} });
+  rt.configure({ get: (key) => config.get(key) });
+  try {
+    const authorization = userAuthorizationProvider(rt);
+    const diff = await authorization.diff("user-authorization", authorizationState, {});
+    expect(diff.changes).toBe(true);
+    const err = await authorization.update("user-authorization", authorizationState, {}).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    const said = String(err);
+    expect(said).toMatch(/the service refused the user's refresh token \(400 invalid_grant/);
+    expect(said).toMatch(/run `discord-commands authorize` again/);
+    for (const secret of [first.access, first.refresh, emu.clientSecret]) {
+      expect(said).not.toContain(secret);
+    }
+  } finally {
+    await rt.close();
+  }
+  // The engine stops before the dependents: the drift stays.
+  expect(livePermissions()).toEqual([]);
+
+  // `discord-commands authorize` again: a new pair in the stack's config. The state still
+  // holds the revoked session (the failed update recorded nothing).
+  const second = await authorizeUser(emu, REDIRECT);
+  config = stackConfig(second);
+  rt = new ProviderRuntime({ env: {} });
+  rt.configure({ get: (key) => config.get(key) });
+  try {
+    const authorization = userAuthorizationProvider(rt);
+    const permissions = permissionsProvider(rt);
+    expect((await authorization.diff("user-authorization", authorizationState, {})).changes).toBe(
+      true,
+    );
+    const adopted = (await authorization.update("user-authorization", authorizationState, {})).outs;
+    expect(adopted["accessToken"]).toBe(second.access);
+    expect(adopted["refreshToken"]).toBe(second.refresh);
+    expect(adopted["seed"]).not.toBe(authorizationState["seed"]);
+    const read = await permissions.read(id, permissionsState);
+    const olds = read.props ?? permissionsState;
+    expect((await permissions.diff(id, olds, declared)).changes).toBe(true);
+    permissionsState = (await permissions.update(id, olds, declared)).outs;
+  } finally {
+    await rt.close();
+  }
+  expect(livePermissions()).toEqual(declared["permissions"]);
+  const log = emu.control.requestLog();
+  // The new access token was good: no refresh, and the write went through at once.
+  expect(log.filter((e) => e.route === "oauth2Token")).toEqual([]);
+  expect(log.filter((e) => e.route === "editCommandPermissions").map((e) => e.status)).toEqual([
+    200,
+  ]);
+  expect(permissionsState["permissions"]).toEqual(declared["permissions"]);
 });
