@@ -332,6 +332,48 @@ interface TokenReply {
   readonly scope: string;
 }
 
+/** The token endpoint's refusal of the code exchange. */
+class TokenExchangeError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    description: string,
+  ) {
+    super(`the code exchange failed (${status} ${error}${description})`);
+  }
+}
+
+/** Where the client secret sent with the code exchange came from, if one was sent. */
+export type ClientSecretSource = "config" | "env" | undefined;
+
+/**
+ * The `fix:` of a code exchange the service refused for the client's credentials (401
+ * `invalid_client`): a confidential application (every one by default, the emulator's
+ * included) must send its client secret, and the one sent must be the application's.
+ */
+export function invalidClientFix(
+  ns: ConfigNamespace,
+  clientId: string,
+  secret: ClientSecretSource,
+): string {
+  const set = `\`pulumi config set --secret ${ns}:clientSecret <secret>\``;
+  const emulator = "the emulator's: emulator-client-secret";
+  const again = "then run `discord-commands authorize` again";
+  if (secret === undefined) {
+    return (
+      `the application ${clientId} is confidential (as the emulator's is) and no client secret was sent: ` +
+      `set it with ${set} (${emulator}), ${again}`
+    );
+  }
+  const where = secret === "config" ? `${ns}:clientSecret` : "DISCORD_CLIENT_SECRET";
+  return (
+    `the service refused the client id ${clientId} with the client secret from ${where}: ` +
+    `set the application's secret with ${set} (${emulator})` +
+    (secret === "env" ? " or correct DISCORD_CLIENT_SECRET" : "") +
+    `, check the client id (${ns}:clientId, --client-id), ${again}`
+  );
+}
+
 async function exchangeCode(
   apiBase: string,
   clientId: string,
@@ -365,7 +407,7 @@ async function exchangeCode(
     const error = typeof data["error"] === "string" ? data["error"] : `status ${res.statusCode}`;
     const description =
       typeof data["error_description"] === "string" ? `: ${data["error_description"]}` : "";
-    throw new Error(`the code exchange failed (${res.statusCode} ${error}${description})`);
+    throw new TokenExchangeError(res.statusCode, error, description);
   }
   const access = data["access_token"];
   const expiresIn = data["expires_in"];
@@ -408,7 +450,10 @@ export async function authorize(argv: readonly string[], io: AuthorizeIo): Promi
         `(${because})`,
     );
   }
-  const clientSecret = config.get(`${ns}:clientSecret`) ?? io.env["DISCORD_CLIENT_SECRET"];
+  const configSecret = config.get(`${ns}:clientSecret`);
+  const clientSecret = configSecret ?? io.env["DISCORD_CLIENT_SECRET"];
+  const secretSource: ClientSecretSource =
+    configSecret !== undefined ? "config" : clientSecret !== undefined ? "env" : undefined;
 
   const server = http.createServer();
   await new Promise<void>((resolve, reject) => {
@@ -429,12 +474,25 @@ export async function authorize(argv: readonly string[], io: AuthorizeIo): Promi
     if (o.browser && openBrowser(url, io.env)) io.stdout.write("(opened in your browser)\n");
     io.stdout.write(`Waiting for the redirect to ${redirectUri} ...\n`);
     const { code } = await redirected;
-    const tokens = await exchangeCode(apiBase, clientId, clientSecret, {
-      grant_type: "authorization_code",
-      code,
-      redirect_uri: redirectUri,
-      code_verifier: pkce.verifier,
-    });
+    let tokens: TokenReply;
+    try {
+      tokens = await exchangeCode(apiBase, clientId, clientSecret, {
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: redirectUri,
+        code_verifier: pkce.verifier,
+      });
+    } catch (err) {
+      if (
+        err instanceof TokenExchangeError &&
+        (err.status === 401 || err.error === "invalid_client")
+      ) {
+        throw new Error(`${err.message}\nfix: ${invalidClientFix(ns, clientId, secretSource)}`, {
+          cause: err,
+        });
+      }
+      throw err;
+    }
     await setSecret(o, io.env, `${ns}:bearerToken`, tokens.accessToken);
     if (tokens.refreshToken !== undefined) {
       await setSecret(o, io.env, `${ns}:refreshToken`, tokens.refreshToken);

@@ -1,10 +1,8 @@
 /**
  * Runs Pulumi programs through the real CLI, offline: a local file backend and
  * `PULUMI_HOME` in a scratch folder, passphrase secrets, no update checks and no plugin
- * downloads. Two ways in:
- *  - `PulumiProgram`: a program folder (`Pulumi.yaml` + `index.ts`), run by the CLI and
- *    its Node.js language host exactly as users run theirs;
- *  - `inlineStack`: the Automation API with an inline program, where that suits a test.
+ * downloads. `PulumiProgram` is a program folder (`Pulumi.yaml` + `index.ts`, or another
+ * language's), run by the CLI and its language host exactly as users run theirs.
  *
  * Scratch folders live under `<repo>/.work/` (git-ignored) so that a program's
  * `require("@pulumi/pulumi")` resolves to the repository's `node_modules`.
@@ -12,7 +10,6 @@
 import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type * as automation from "@pulumi/pulumi/automation";
 import {
   GO_BUILD_FLAGS,
   PROJECT_ROOT,
@@ -324,39 +321,4 @@ export class PulumiProgram {
   cleanup(): void {
     fs.rmSync(this.root, { recursive: true, force: true });
   }
-}
-
-/**
- * An Automation API stack with an inline program, on the same offline settings.
- * `main` points at the repository so the program's modules resolve from its node_modules.
- */
-export async function inlineStack(
-  projectName: string,
-  stackName: string,
-  program: automation.PulumiFn,
-): Promise<{ stack: automation.Stack; root: string; cleanup: () => void }> {
-  const auto = await import("@pulumi/pulumi/automation");
-  const tc = requireToolchain();
-  const root = scratchDir(projectName);
-  const env = engineEnv(root);
-  const envVars: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env))
-    if (v !== undefined && k.startsWith("PULUMI_")) envVars[k] = v;
-  envVars["PATH"] = env["PATH"] ?? "";
-  const pulumiCommand = await auto.PulumiCommand.get({ root: path.dirname(tc.pulumiBinDir) });
-  const stack = await auto.LocalWorkspace.createOrSelectStack(
-    { projectName, stackName, program },
-    {
-      pulumiCommand,
-      pulumiHome: env["PULUMI_HOME"] ?? pulumiHome(root),
-      envVars,
-      projectSettings: {
-        name: projectName,
-        runtime: "nodejs",
-        main: PROJECT_ROOT,
-        backend: { url: env["PULUMI_BACKEND_URL"] ?? "" },
-      },
-    },
-  );
-  return { stack, root, cleanup: () => fs.rmSync(root, { recursive: true, force: true }) };
 }

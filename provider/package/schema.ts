@@ -788,6 +788,11 @@ export function buildPackageSchema(version: string): PackageSchema {
         packageDescription:
           "Application commands and their permissions, through the discord-commands resource plugin (generated SDK).",
         respectSchemaVersion: true,
+        // The tested range (provider/testedRange.ts), not the generator's default `^3.142.0`;
+        // npm's hyphen form (`a - b` is `>=a <=b`): the generator's JSON escapes `<` and `>`.
+        dependencies: {
+          "@pulumi/pulumi": `${TESTED_RANGE.oldest.nodejs} - ${TESTED_RANGE.newest.nodejs}`,
+        },
       },
       python: {
         packageName: SDK_NAMES.python,

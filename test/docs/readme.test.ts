@@ -98,10 +98,14 @@ describe("the configuration table", () => {
   });
 });
 
-/** Which of our commands a README line invokes; `npm run emulator --` is the emulator CLI. */
+/**
+ * Which of our commands a README line invokes: `discord-commands <subcommand>` (also as
+ * `npm run [--silent] discord-commands -- <subcommand>`, or the plugin archive's
+ * `.../dist/cli/main.js <subcommand>`); `npm run [--silent] emulator --` is the emulator CLI.
+ */
 type Cli = "emulator" | "import" | "authorize";
 const INVOCATION =
-  /(?:discord-commands-emulator|discord-commands\s+(emulator|import|authorize)|npm run emulator\s+--)/;
+  /(?:discord-commands-emulator|(?:discord-commands|cli\/main\.js"?)\s+(?:--\s+)?(emulator|import|authorize)|npm run (?:(?:--silent|-s)\s+)?emulator\s+--)/;
 const FLAG = /(?<![\w-])--[a-z][a-z-]*/g;
 
 /**
@@ -322,7 +326,7 @@ describe("npm scripts", () => {
   ).scripts;
   const scriptsNamed = (markdown: string) =>
     new Set(
-      [...markdown.matchAll(/\bnpm (?:run ([\w:-]+)|(test|start)\b)/g)].map(
+      [...markdown.matchAll(/\bnpm (?:run (?:(?:--silent|-s)\s+)?([\w:-]+)|(test|start)\b)/g)].map(
         (m) => m[1] ?? m[2] ?? "",
       ),
     );

@@ -1,7 +1,8 @@
 /**
  * The tested range of Pulumi (provider/testedRange.ts): what the package says outside it,
  * and every place that states it saying the same (package.json's peerDependencies, the
- * generated Python SDK's requirement, the wrapper modules of the range's CLIs).
+ * generated Python SDK's requirement and TypeScript SDK's dependency, the wrapper modules
+ * of the range's CLIs).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -41,6 +42,15 @@ test("the generated Python SDK requires the tested range of pulumi and nothing w
   const pyproject = fs.readFileSync(path.join(ROOT, "sdks", "python", "pyproject.toml"), "utf8");
   const { oldest, newest } = TESTED_RANGE;
   expect(pyproject).toContain(`"pulumi>=${oldest.python},<=${newest.python}"`);
+});
+
+test("the generated TypeScript SDK depends on the tested range of @pulumi/pulumi and nothing wider", () => {
+  const pkg = JSON.parse(
+    fs.readFileSync(path.join(ROOT, "sdks", "nodejs", "package.json"), "utf8"),
+  ) as { dependencies: Record<string, string> };
+  // npm's hyphen range: `a - b` is `>=a <=b` (the generator's JSON would escape `<` and `>`).
+  const { oldest, newest } = TESTED_RANGE;
+  expect(pkg.dependencies["@pulumi/pulumi"]).toBe(`${oldest.nodejs} - ${newest.nodejs}`);
 });
 
 test.each(["oldest", "newest"] as const)(
