@@ -66,7 +66,7 @@ async function run(
   project: string,
   config: Record<string, string>,
   extra: string[] = [],
-): Promise<{ code: number; stdout: string; stored: Config }> {
+): Promise<{ code: number; stdout: string; stderr: string; stored: Config }> {
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), project);
   const file = path.join(dir, "config.json");
   fs.writeFileSync(
@@ -76,6 +76,9 @@ async function run(
     ),
   );
   const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let errors = "";
+  stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
   let printed = "";
   let browsed: Promise<unknown> | undefined;
   stdout.on("data", (chunk: Buffer) => {
@@ -86,7 +89,7 @@ async function run(
   });
   const code = await authorize(["--no-browser", "--cwd", dir, "--timeout", "30", ...extra], {
     stdout,
-    stderr: new PassThrough(),
+    stderr,
     env: {
       ...process.env,
       PATH: `${path.join(dir, "bin")}${path.delimiter}${process.env["PATH"] ?? ""}`,
@@ -95,7 +98,12 @@ async function run(
     },
   });
   await browsed;
-  return { code, stdout: printed, stored: JSON.parse(fs.readFileSync(file, "utf8")) as Config };
+  return {
+    code,
+    stdout: printed,
+    stderr: errors,
+    stored: JSON.parse(fs.readFileSync(file, "utf8")) as Config,
+  };
 }
 
 const settings = (ns: string): Record<string, string> => ({
@@ -218,6 +226,36 @@ test("a redirect whose state was tampered with: exit 1, the reason, nothing stor
   // Neither token (nor the client id) was written: the stack's config is as it was.
   expect(fs.readFileSync(file, "utf8")).toBe(before);
 });
+
+test.each([
+  ["no client secret", {}, "no client secret was sent: set it with"],
+  [
+    "a wrong one",
+    { "discord:clientSecret": "wrong" },
+    "with the client secret from discord:clientSecret",
+  ],
+])(
+  "the emulator's confidential application refuses the exchange with %s: the fix names the setting and its value, nothing stored",
+  async (_what, secret, reason) => {
+    const given = {
+      "discord:apiUrl": emu.url,
+      "discord:applicationId": emu.applicationId,
+      ...secret,
+    };
+    const failure = await run(DYNAMIC_PROJECT, given).then(
+      () => new Error("authorize succeeded"),
+      (err: unknown) => err as Error,
+    );
+    const [first, fix] = failure.message.split("\n");
+    expect(first).toBe("the code exchange failed (401 invalid_client: Invalid client credentials)");
+    expect(fix).toContain(reason);
+    expect(fix).toMatch(
+      /^fix: .*`pulumi config set --secret discord:clientSecret <secret>` \(the emulator's: emulator-client-secret\)/,
+    );
+    const stored = JSON.parse(fs.readFileSync(path.join(dir, "config.json"), "utf8")) as Config;
+    expect(written(stored, given)).toEqual({});
+  },
+);
 
 test("a bad --namespace is a usage error", async () => {
   const stderr = new PassThrough();
