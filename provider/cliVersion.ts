@@ -17,6 +17,7 @@
  * time) says nothing.
  */
 import type * as Grpc from "@grpc/grpc-js";
+import { BinaryWriter } from "google-protobuf";
 import { compareVersions, TESTED_RANGE } from "./testedRange";
 
 export interface CliRange {
@@ -40,19 +41,15 @@ const UNIMPLEMENTED = 12;
 const DEADLINE_MS = 5_000;
 
 /**
- * `RequirePulumiVersionRequest { string pulumi_version_range = 1; }` (and the same shape
- * as `CheckPulumiVersionRequest`), encoded by hand: the installed @pulumi/pulumi names the
- * message after whichever call its release has.
+ * `RequirePulumiVersionRequest { string pulumi_version_range = 1; }`, the same shape as
+ * `CheckPulumiVersionRequest`: written with google-protobuf's writer rather than the
+ * installed @pulumi/pulumi's message class, which is named after whichever call its
+ * release has.
  */
 function encodeRange(range: string): Buffer {
-  const text = Buffer.from(range, "utf8");
-  const length: number[] = [];
-  let n = text.length;
-  do {
-    length.push((n & 0x7f) | (n > 0x7f ? 0x80 : 0));
-    n >>>= 7;
-  } while (n > 0);
-  return Buffer.concat([Buffer.from([0x0a, ...length]), text]);
+  const writer = new BinaryWriter();
+  writer.writeString(1, range);
+  return Buffer.from(writer.getResultBuffer());
 }
 
 /** What the engine said of one range. */

@@ -20,10 +20,9 @@ import { ScopeLocks } from "./scopeOverwrite";
 import type { ProviderSettings, StackConfig } from "./settings";
 import { CONFIG_NAMESPACES, inNamespace, readSettings } from "./settings";
 import { TimingLog } from "./timingLog";
-import type { CliRange } from "../cliVersion";
 import { cliOutsideRange } from "../cliVersion";
 import type { WarningSink } from "./warnings";
-import { engineAddress, engineSink, Warnings } from "./warnings";
+import { engineAddress, engineSink, stderrSink, Warnings } from "./warnings";
 
 export interface RuntimeOptions {
   readonly clock?: Clock;
@@ -32,10 +31,10 @@ export interface RuntimeOptions {
   /** Where warning lines go (default: the engine's `Log`, else stderr; warnings.ts). */
   readonly warn?: WarningSink;
   /**
-   * The engine asked for the CLI's version (default: the process's last argument, as the
-   * engine starts a plugin; none: nothing is asked) and the range it is held to.
+   * The engine's address, for warnings and the CLI's version (default: the process's last
+   * argument, as the engine starts a plugin; null: no engine, warnings go to stderr).
    */
-  readonly engine?: { readonly address: string | undefined; readonly cliRange?: CliRange };
+  readonly engineAddress?: string | null;
 }
 
 export class ProviderRuntime {
@@ -54,17 +53,18 @@ export class ProviderRuntime {
   private api: CommandsApi | undefined;
   /** The `configure` text last applied (a second kind configured alike changes nothing). */
   private configuredWith: string | undefined;
-  private readonly engine: { readonly address: string | undefined; readonly cliRange?: CliRange };
+  private readonly engineAddress: string | undefined;
   private cliChecked: Promise<void> | undefined;
 
   constructor(options: RuntimeOptions = {}) {
     this.clock = options.clock ?? systemClock;
     this.env = options.env ?? process.env;
     this.timing = new TimingLog(this.env["DISCORD_TIMING_LOG"]);
-    this.engine = options.engine ?? { address: engineAddress() };
-    const address = this.engine.address;
+    const address =
+      options.engineAddress === null ? undefined : (options.engineAddress ?? engineAddress());
+    this.engineAddress = address;
     this.warnings = new Warnings(
-      options.warn ?? (address !== undefined ? engineSink(address) : undefined),
+      options.warn ?? (address !== undefined ? engineSink(address) : stderrSink),
     );
     this.scopes = new ScopeCache(this);
     this.bulk = new BulkWriter(this);
@@ -89,11 +89,11 @@ export class ProviderRuntime {
    * comes before anything an untested CLI fails with. Never rejects.
    */
   checkCliVersion(): Promise<void> {
-    const { address, cliRange } = this.engine;
+    const address = this.engineAddress;
     this.cliChecked ??=
       address === undefined
         ? Promise.resolve()
-        : cliOutsideRange(address, cliRange).then(
+        : cliOutsideRange(address).then(
             (line) => (line !== undefined ? this.warnings.warn(line) : undefined),
             () => undefined,
           );

@@ -67,9 +67,9 @@ export class Warnings {
   readonly messages: string[] = [];
   private readonly sink: WarningSink;
 
-  constructor(sink?: WarningSink) {
-    const address = engineAddress();
-    this.sink = sink ?? (address !== undefined ? engineSink(address) : stderrSink);
+  /** `sink`: the engine's `Log` (engineSink) where there is an engine, else stderrSink. */
+  constructor(sink: WarningSink) {
+    this.sink = sink;
   }
 
   /**

@@ -108,3 +108,28 @@ export function liveCommands(emu: RunningEmulator): [string, string][] {
 export function printed(res: CliResult): string {
   return res.stdout + res.stderr;
 }
+
+/** The diagnostics block of one resource, without its indentation. */
+export function diagnostics(res: CliResult, type: string, name: string): string {
+  const out = printed(res);
+  const start = out.indexOf(`\n  ${type} (${name}):\n`);
+  if (start < 0) throw new Error(`no diagnostics for ${name} in:\n${out}`);
+  const body = out.slice(start).split("\n").slice(2);
+  const lines: string[] = [];
+  for (const line of body) {
+    if (!line.startsWith("    ")) break;
+    lines.push(line.slice(4));
+  }
+  return lines.join("\n").trim();
+}
+
+/** Nothing but the one message: no stack frames, no gRPC text, no second copy. */
+export function expectOneCleanMessage(res: CliResult, message: string): void {
+  const out = printed(res);
+  expect(res.code).not.toBe(0);
+  expect(out).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+  expect(out).not.toMatch(/cardinality|grpc|RPC|ServiceApiError|HttpError|NetworkError/);
+  const firstLine = message.split("\n")[0] ?? message;
+  const copies = out.split("Diagnostics:")[1]?.split(firstLine).length ?? 0;
+  expect(copies - 1).toBe(1);
+}

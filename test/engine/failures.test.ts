@@ -15,14 +15,14 @@ import { DEFAULTS } from "../../emulator";
 import type { FaultRuleInput } from "../../emulator/faults";
 import type { ServiceErrorCode } from "../../provider/schema";
 import { PulumiProgram } from "../../scripts/pulumiProgram";
-import type { CliResult } from "../../scripts/pulumiProgram";
 import {
   commandResources,
   commandsProgram,
   configureStack,
   emulator,
+  diagnostics,
+  expectOneCleanMessage,
   linkPackage,
-  printed,
   readState,
 } from "./edgeHelpers";
 
@@ -58,31 +58,6 @@ afterEach(() => {
 
 const APP = DEFAULTS.applicationId;
 const GLOBAL = `/applications/${APP}/commands`;
-
-/** The diagnostics block of one resource, without its indentation. */
-function diagnostics(res: CliResult, type: string, name: string): string {
-  const out = printed(res);
-  const start = out.indexOf(`\n  ${type} (${name}):\n`);
-  if (start < 0) throw new Error(`no diagnostics for ${name} in:\n${out}`);
-  const body = out.slice(start).split("\n").slice(2);
-  const lines: string[] = [];
-  for (const line of body) {
-    if (!line.startsWith("    ")) break;
-    lines.push(line.slice(4));
-  }
-  return lines.join("\n").trim();
-}
-
-/** Nothing but the one message: no stack frames, no gRPC text, no second copy. */
-function expectOneCleanMessage(res: CliResult, message: string): void {
-  const out = printed(res);
-  expect(res.code).not.toBe(0);
-  expect(out).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
-  expect(out).not.toMatch(/cardinality|grpc|RPC|ServiceApiError|HttpError|NetworkError/);
-  const firstLine = message.split("\n")[0] ?? message;
-  const copies = out.split("Diagnostics:")[1]?.split(firstLine).length ?? 0;
-  expect(copies - 1).toBe(1);
-}
 
 async function failing(
   rules: FaultRuleInput[],

@@ -24,12 +24,13 @@
 import * as fs from "node:fs";
 import type { RunningEmulator } from "../../emulator";
 import { PulumiProgram } from "../../scripts/pulumiProgram";
-import type { CliResult } from "../../scripts/pulumiProgram";
 import {
   commandResources,
   commandsProgram,
   configureStack,
   emulator,
+  diagnostics,
+  expectOneCleanMessage,
   linkPackage,
   printed,
   readState,
@@ -64,31 +65,6 @@ function listStatuses(from: number): number[] {
     .slice(from)
     .filter((e) => e.method === "GET")
     .map((e) => e.status);
-}
-
-/** The diagnostics block of one resource, without its indentation. */
-function diagnostics(res: CliResult, type: string, name: string): string {
-  const out = printed(res);
-  const start = out.indexOf(`\n  ${type} (${name}):\n`);
-  if (start < 0) throw new Error(`no diagnostics for ${name} in:\n${out}`);
-  const body = out.slice(start).split("\n").slice(2);
-  const lines: string[] = [];
-  for (const line of body) {
-    if (!line.startsWith("    ")) break;
-    lines.push(line.slice(4));
-  }
-  return lines.join("\n").trim();
-}
-
-/** Nothing but the one message: no stack frames, no gRPC text, no second copy. */
-function expectOneCleanMessage(res: CliResult, message: string): void {
-  const out = printed(res);
-  expect(res.code).not.toBe(0);
-  expect(out).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
-  expect(out).not.toMatch(/cardinality|grpc|RPC|ServiceApiError|HttpError|NetworkError/);
-  const firstLine = message.split("\n")[0] ?? message;
-  const copies = out.split("Diagnostics:")[1]?.split(firstLine).length ?? 0;
-  expect(copies - 1).toBe(1);
 }
 
 test("a rotated token: a refresh without --run-program fails with one message saying to use it; with it, the new token is used; up records it", async () => {

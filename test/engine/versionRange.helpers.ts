@@ -122,6 +122,15 @@ function installNodeModules(programDir: string, rt: RangeToolchain): void {
   fs.copyFileSync(path.join(PROJECT_ROOT, "package.json"), path.join(pkg, "package.json"));
 }
 
+/** The preview fails on the bad option's name, with its field path, and writes nothing. */
+async function expectFieldErrorAtPreview(prog: PulumiProgram, emu: RunningEmulator): Promise<void> {
+  emu.control.resetLog();
+  const bad = await prog.run(["preview", "--non-interactive"]);
+  expect(bad.code).not.toBe(0);
+  expect(bad.stdout + bad.stderr).toMatch(/options\[0\]\.name/);
+  expect(writes(emu)).toEqual([]);
+}
+
 export function rangeSmoke(end: RangeEnd): void {
   const rt = findRangeToolchain(end);
   if (rt === undefined) {
@@ -172,11 +181,7 @@ export function rangeSmoke(end: RangeEnd): void {
         expect(commandKeys(emu)).toEqual([`${G} 1 help`, `${G} 1 remove`]);
         expect(writes(emu).some((w) => w.startsWith("PUT editCommandPermissions"))).toBe(true);
         prog.write({ "Pulumi.yaml": yamlProgram(`range-yaml-${end}`, "remove", BAD_OPTION) });
-        emu.control.resetLog();
-        const bad = await prog.run(["preview", "--non-interactive"]);
-        expect(bad.code).not.toBe(0);
-        expect(bad.stdout + bad.stderr).toMatch(/options\[0\]\.name/);
-        expect(writes(emu)).toEqual([]);
+        await expectFieldErrorAtPreview(prog, emu);
         // An unmanaged command, adopted by id (the Read of an import carries no properties).
         const api = new Api(emu);
         const other = await api.post(`${api.app}/commands`, { name: "other", description: "x" });
@@ -233,11 +238,7 @@ export function rangeSmoke(end: RangeEnd): void {
           cliOlder: `pulumi-discord-commands is tested with the Pulumi CLI 4.0.0 to 4.1.0; this CLI is ${v.cli}: upgrade it to 4.0.0 or later.`,
         });
         prog.write({ "index.js": jsProgram(true) });
-        emu.control.resetLog();
-        const bad = await prog.run(["preview", "--non-interactive"]);
-        expect(bad.code).not.toBe(0);
-        expect(bad.stdout + bad.stderr).toMatch(/options\[0\]\.name/);
-        expect(writes(emu)).toEqual([]);
+        await expectFieldErrorAtPreview(prog, emu);
         await prog.ok(["destroy", "--yes", "--non-interactive"]);
       } finally {
         prog.cleanup();
@@ -273,11 +274,7 @@ export function rangeSmoke(end: RangeEnd): void {
         await prog.up();
         expect(commandKeys(emu)).toContain("global 1 ping");
         prog.write({ "__main__.py": pythonProgram(true) });
-        emu.control.resetLog();
-        const bad = await prog.run(["preview", "--non-interactive"]);
-        expect(bad.code).not.toBe(0);
-        expect(bad.stdout + bad.stderr).toMatch(/options\[0\]\.name/);
-        expect(writes(emu)).toEqual([]);
+        await expectFieldErrorAtPreview(prog, emu);
         await prog.ok(["destroy", "--yes", "--non-interactive"]);
       } finally {
         prog.cleanup();

@@ -147,7 +147,7 @@ test("no engine that answers: nothing is said", async () => {
 
 test("the runtime gives the line once per process, as a warning through the engine's Log", async () => {
   const engine = await standIn("3.300.1", "RequirePulumiVersion");
-  const rt = new ProviderRuntime({ engine: { address: engine.address } });
+  const rt = new ProviderRuntime({ engineAddress: engine.address });
   try {
     await Promise.all([rt.checkCliVersion(), rt.checkCliVersion()]);
     await rt.checkCliVersion();
@@ -162,7 +162,7 @@ test("the runtime gives the line once per process, as a warning through the engi
 
 test("inside the range the runtime says nothing", async () => {
   const engine = await standIn("3.259.0", "RequirePulumiVersion");
-  const rt = new ProviderRuntime({ engine: { address: engine.address } });
+  const rt = new ProviderRuntime({ engineAddress: engine.address });
   try {
     await rt.checkCliVersion();
     expect(engine.logged).toEqual([]);

@@ -25,23 +25,33 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
-test("30 days, one deployment a day: refreshed as it expires, rotated pair kept, always converging", async () => {
-  const first = await authorizeUser(emu, REDIRECT);
-  const config = new Map<string, string>([
+/** The stack's config of a deployment that holds the user authorization `pair`. */
+function stackConfig(pair: { access: string; refresh: string }): Map<string, string> {
+  return new Map<string, string>([
     ["discord:apiUrl", emu.url],
     ["discord:applicationId", emu.applicationId],
     ["discord:botToken", emu.botToken],
     ["discord:clientId", emu.clientId],
     ["discord:clientSecret", emu.clientSecret],
-    ["discord:bearerToken", first.access],
-    ["discord:refreshToken", first.refresh],
+    ["discord:bearerToken", pair.access],
+    ["discord:refreshToken", pair.refresh],
   ]);
-  const declared: Bag = {
+}
+
+/** The permissions both tests declare: the guild's everyone role allowed app-wide. */
+function declaredPermissions(): Bag {
+  return {
     applicationId: emu.applicationId,
     guildId: emu.guildId,
     commandId: emu.applicationId,
     permissions: [{ id: emu.guildId, type: 1, permission: true }],
   };
+}
+
+test("30 days, one deployment a day: refreshed as it expires, rotated pair kept, always converging", async () => {
+  const first = await authorizeUser(emu, REDIRECT);
+  const config = stackConfig(first);
+  const declared = declaredPermissions();
   const drifted = [{ id: emu.guildId, type: 1, permission: false }];
   let authorizationState: Bag | undefined;
   let permissionsState: Bag | undefined;
@@ -97,28 +107,10 @@ test("30 days, one deployment a day: refreshed as it expires, rotated pair kept,
   expect(seen.size).toBe(2 + 2 * 4);
 });
 
-/** The stack's config of a deployment that holds the user authorization `pair`. */
-function stackConfig(pair: { access: string; refresh: string }): Map<string, string> {
-  return new Map<string, string>([
-    ["discord:apiUrl", emu.url],
-    ["discord:applicationId", emu.applicationId],
-    ["discord:botToken", emu.botToken],
-    ["discord:clientId", emu.clientId],
-    ["discord:clientSecret", emu.clientSecret],
-    ["discord:bearerToken", pair.access],
-    ["discord:refreshToken", pair.refresh],
-  ]);
-}
-
 test("a revoked authorization fails with advice; authorizing again mends it: the new pair is adopted and written with", async () => {
   emu.control.reset();
   const first = await authorizeUser(emu, REDIRECT);
-  const declared: Bag = {
-    applicationId: emu.applicationId,
-    guildId: emu.guildId,
-    commandId: emu.applicationId,
-    permissions: [{ id: emu.guildId, type: 1, permission: true }],
-  };
+  const declared = declaredPermissions();
   const id = `${emu.guildId}/${emu.applicationId}`;
   // The app-wide list; an emptied list is no entry at all.
   const livePermissions = () =>
