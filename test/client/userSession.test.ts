@@ -7,7 +7,7 @@
 import type { RunningEmulator } from "../../emulator";
 import type { ClientConfig, UserSession } from "../../provider/client";
 import { CommandsApi, ReauthorizationRequiredError, ServiceApiError } from "../../provider/client";
-import { authorizeUser, rec, slash, start, str } from "../emulator/helpers";
+import { authorizeUser, clientAuthorization, rec, slash, start, str } from "../emulator/helpers";
 
 const REDIRECT = "http://127.0.0.1:1/callback";
 const DAY_MS = 24 * 3600 * 1000;
@@ -101,7 +101,7 @@ test("a revoked authorization: ReauthorizationRequiredError, once, naming the co
     method: "POST",
     headers: {
       "Content-Type": "application/x-www-form-urlencoded",
-      Authorization: `Basic ${Buffer.from(`${emu.clientId}:${emu.clientSecret}`).toString("base64")}`,
+      Authorization: clientAuthorization(emu),
     },
     body: new URLSearchParams({ token: t.refresh, token_type_hint: "refresh_token" }).toString(),
   });

@@ -99,6 +99,11 @@ export const slash = (name: string, extra: Record<string, unknown> = {}) => ({
 });
 
 /** The authorization-code flow, played by hand: a fresh access and refresh token. */
+/** The application's client credentials as the token endpoint takes them (HTTP Basic). */
+export function clientAuthorization(emu: RunningEmulator): string {
+  return `Basic ${Buffer.from(`${emu.clientId}:${emu.clientSecret}`).toString("base64")}`;
+}
+
 export async function authorizeUser(
   emu: RunningEmulator,
   redirect: string,
@@ -119,7 +124,7 @@ export async function authorizeUser(
     method: "POST",
     headers: {
       "Content-Type": "application/x-www-form-urlencoded",
-      Authorization: `Basic ${Buffer.from(`${emu.clientId}:${emu.clientSecret}`).toString("base64")}`,
+      Authorization: clientAuthorization(emu),
     },
     body: new URLSearchParams({
       grant_type: "authorization_code",

@@ -8,7 +8,7 @@ import type { RunningEmulator } from "../../emulator";
 import { DEFAULTS } from "../../emulator";
 import { createAuthorizationCodeVerifier } from "../../sdk/authorization";
 import type { Api } from "./helpers";
-import { rec, slash, start, str } from "./helpers";
+import { clientAuthorization, rec, slash, start, str } from "./helpers";
 
 let emu: RunningEmulator;
 let api: Api;
@@ -302,7 +302,7 @@ describe("POST /oauth2/token, refresh_token", () => {
       method: "POST",
       headers: {
         "Content-Type": "application/x-www-form-urlencoded",
-        Authorization: `Basic ${Buffer.from(`${emu.clientId}:${emu.clientSecret}`).toString("base64")}`,
+        Authorization: clientAuthorization(emu),
       },
       body: new URLSearchParams({ token: t.access, token_type_hint: "access_token" }).toString(),
     });

@@ -2,7 +2,7 @@
 import type { RunningEmulator } from "../../emulator";
 import { DEFAULTS } from "../../emulator";
 import type { Api } from "./helpers";
-import { arr, rec, slash, start, str } from "./helpers";
+import { arr, clientAuthorization, rec, slash, start, str } from "./helpers";
 
 let emu: RunningEmulator;
 let api: Api;
@@ -188,7 +188,7 @@ async function clientCredentials(scope = "applications.commands.update"): Promis
     method: "POST",
     headers: {
       "Content-Type": "application/x-www-form-urlencoded",
-      Authorization: `Basic ${Buffer.from(`${emu.clientId}:${emu.clientSecret}`).toString("base64")}`,
+      Authorization: clientAuthorization(emu),
     },
     body: new URLSearchParams({ grant_type: "client_credentials", scope }).toString(),
   });

@@ -13,6 +13,7 @@ import { startEmulator } from "../../emulator";
 import { parseArgs } from "../../emulator/cli";
 import { createAuthorizationCodeVerifier } from "../../sdk/authorization";
 import { launchBrowser } from "./browser";
+import { clientAuthorization } from "../emulator/helpers";
 
 /** The client's redirect URI: a loopback server (any port matches, RFC 8252 section 7.3). */
 let REDIRECT = "";
@@ -59,7 +60,7 @@ async function exchange(code: string, verifier: string) {
     method: "POST",
     headers: {
       "Content-Type": "application/x-www-form-urlencoded",
-      Authorization: `Basic ${Buffer.from(`${emu.clientId}:${emu.clientSecret}`).toString("base64")}`,
+      Authorization: clientAuthorization(emu),
     },
     body: new URLSearchParams({
       grant_type: "authorization_code",

@@ -7,7 +7,7 @@
  * invalid-request ban). Counted in the emulator's request log.
  */
 import type { RunningEmulator } from "../../emulator";
-import { authorizeUser } from "../emulator/helpers";
+import { authorizeUser, clientAuthorization } from "../emulator/helpers";
 import type { Bag } from "./helpers";
 import {
   configureAll,
@@ -53,7 +53,7 @@ async function deploymentWithSpentRefreshToken(): Promise<string[]> {
       method: "POST",
       headers: {
         "Content-Type": "application/x-www-form-urlencoded",
-        Authorization: `Basic ${Buffer.from(`${emu.clientId}:${emu.clientSecret}`).toString("base64")}`,
+        Authorization: clientAuthorization(emu),
       },
       body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: refresh }),
     });

@@ -14,7 +14,7 @@ import { permissionsProvider } from "../../provider/resources/permissionsLifecyc
 import { userAuthorizationProvider } from "../../provider/resources/authorizationLifecycle";
 import type { Bag } from "../../provider/resources/propertyBags";
 import { ProviderRuntime } from "../../provider/resources/runtime";
-import { authorizeUser, start } from "../emulator/helpers";
+import { authorizeUser, clientAuthorization, start } from "../emulator/helpers";
 
 const DAY_MS = 24 * 3600 * 1000;
 const REDIRECT = "http://127.0.0.1:1/callback";
@@ -131,7 +131,7 @@ test("a revoked authorization fails with advice; authorizing again mends it: the
     method: "POST",
     headers: {
       "Content-Type": "application/x-www-form-urlencoded",
-      Authorization: `Basic ${Buffer.from(`${emu.clientId}:${emu.clientSecret}`).toString("base64")}`,
+      Authorization: clientAuthorization(emu),
     },
     body: new URLSearchParams({ token: first.refresh }).toString(),
   });
