@@ -7,7 +7,7 @@
  * |-----------------------------------------------------------|----------------------------------------|
  * | GET    /__emulator/info                                   | url, ids and credentials               |
  * | GET    /__emulator/state                                  | every command and permissions object   |
- * | POST   /__emulator/reset                                  | state, log, faults, limits to the start|
+ * | POST   /__emulator/reset                                  | state, log, interactions, faults, limits|
  * | GET    /__emulator/log, DELETE /__emulator/log            | request log (and counters) / reset     |
  * | GET    /__emulator/counters                               | counts by method, route, status; writes|
  * | GET/PUT/DELETE /__emulator/faults                         | fault plan `{seed, rules}`             |
@@ -79,6 +79,8 @@ export class EmulatorControl {
     private readonly limits: RateLimitSwitch,
     private readonly config: ResolvedConfig,
     private readonly info: () => Record<string, unknown>,
+    /** The interactions delivered (the page's list), emptied with the rest by `reset`. */
+    private readonly delivered: { reset(): void },
   ) {}
 
   // ---- faults --------------------------------------------------------------------------
@@ -229,10 +231,11 @@ export class EmulatorControl {
     }
   }
 
-  /** Back to the configured start: state, log, faults and rate-limit windows. */
+  /** Back to the configured start: state, log, interactions delivered, faults and rate-limit windows. */
   reset(): void {
     this.store.reset();
     this.log.reset();
+    this.delivered.reset();
     this.faults.clear();
     this.limits.limiter?.reset();
   }

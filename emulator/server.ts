@@ -126,8 +126,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const controlEnabled = isControlEnabled(options, config, host);
   // The control API's `info` names the URL, known only once the server listens.
   let info: Record<string, unknown> = {};
-  const control = new EmulatorControl(store, log, faults, limits, config, () => info);
   const interactions = new InteractionService(store, log);
+  const control = new EmulatorControl(
+    store,
+    log,
+    faults,
+    limits,
+    config,
+    () => info,
+    interactions.history,
+  );
   const onInternalError = options.onInternalError;
   const dispatcher = new RequestDispatcher({
     api: new ApiPipeline({

@@ -501,3 +501,13 @@ test("over HTTP: POST /__emulator/interactions and /autocomplete; no endpoint UR
     await emu.setInteractionsEndpoint(handler.url);
   }
 });
+
+test("POST /__emulator/reset empties the interactions delivered, with the state and the log", async () => {
+  await create(slash("ping"));
+  const r = await emu.invoke({ ...here, name: "ping" });
+  expect(r.outcome).toBe("delivered");
+  expect(emu.interactions.history.list()).toHaveLength(1);
+  expect((await api.call("POST", "/__emulator/reset")).status).toBe(204);
+  expect(emu.interactions.history.list()).toEqual([]);
+  expect(emu.control.commands()).toEqual([]);
+});
