@@ -292,6 +292,22 @@ function scopeAnswer(res: resproto.RegisterResourceResponse): ScopeAnswer {
   };
 }
 
+/**
+ * The set's outputs: `commandIds` by scope, unknown while any scope's are. A scope's ids
+ * are secret when its child's are, or when a definition is: they are keyed by the names.
+ */
+function setOutputs(
+  answers: readonly (readonly [string, ScopeAnswer])[],
+  secretCommands: boolean,
+): PlainObject {
+  if (answers.some(([, a]) => a.ids === undefined)) return { commandIds: UNKNOWN };
+  const ids = answers.map(([label, a]) => {
+    const known = a.ids ?? {};
+    return [label, a.secret || secretCommands ? secretValue(known) : known] as const;
+  });
+  return { commandIds: Object.fromEntries(ids) };
+}
+
 /** The engine's `Construct` of a CommandSet. */
 export async function constructCommandSet(
   req: provproto.ConstructRequest,
@@ -406,18 +422,7 @@ export async function constructCommandSet(
     }
     const answers = (settled[0] as PromiseFulfilledResult<(readonly [string, ScopeAnswer])[]>)
       .value;
-    const known = answers.every(([, a]) => a.ids !== undefined);
-    // A scope's ids are as secret as its child's (keyed by the names of its commands).
-    const outputs: PlainObject = {
-      commandIds: known
-        ? Object.fromEntries(
-            answers.map(([label, a]) => [
-              label,
-              a.secret || secretCommands ? secretValue(a.ids ?? {}) : (a.ids ?? {}),
-            ]),
-          )
-        : UNKNOWN,
-    };
+    const outputs = setOutputs(answers, secretCommands);
     await monitor.registerOutputs(urn, outputs);
     const res = new provproto.ConstructResponse();
     res.setUrn(urn);

@@ -178,7 +178,7 @@ function lacksMark(actual: unknown, expected: unknown): boolean {
  * outputs of a `same` step), so only an update stores these marked.
  */
 export function unmarkedInState(olds: unknown, news: unknown): string[] {
-  if (!isRecord(olds)) return [];
+  if (!isRecord(olds) || !containsSecret(news)) return [];
   const expected = withSecrets(unwrapSecrets(olds) as Bag, news);
   return Object.keys(expected).filter((k) => lacksMark(olds[k], expected[k]));
 }
