@@ -78,7 +78,8 @@ export class EmulatorControl {
     readonly faults: FaultInjector,
     private readonly limits: RateLimitSwitch,
     private readonly config: ResolvedConfig,
-    private readonly info: () => Record<string, unknown>,
+    /** The url, ids and keys; the credentials too when `withCredentials`. */
+    private readonly info: (withCredentials: boolean) => Record<string, unknown>,
     /** The interactions delivered (the page's list), emptied with the rest by `reset`. */
     private readonly delivered: { reset(): void },
   ) {}
@@ -249,8 +250,16 @@ export class EmulatorControl {
 
   // ---- HTTP ----------------------------------------------------------------------------
 
-  /** Serves `/__emulator/...` (path without the prefix). */
-  handleHttp(method: string, path: string, body: unknown): { status: number; body?: unknown } {
+  /**
+   * Serves `/__emulator/...` (path without the prefix). `caller.loopback`: the request came
+   * over loopback naming a loopback host, so `info` may carry the credentials.
+   */
+  handleHttp(
+    method: string,
+    path: string,
+    body: unknown,
+    caller: { readonly loopback: boolean },
+  ): { status: number; body?: unknown } {
     let seg: string[];
     try {
       seg = path
@@ -264,7 +273,7 @@ export class EmulatorControl {
     const ok = (b?: unknown) => (b === undefined ? { status: 204 } : { status: 200, body: b });
     switch (route) {
       case "GET /info":
-        return ok(this.info());
+        return ok(this.info(caller.loopback));
       case "GET /state":
         return ok(this.state());
       case "POST /reset":
