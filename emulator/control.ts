@@ -1,11 +1,12 @@
 /**
  * The control API: test and demo hooks that the real service does not have. The same
  * operations are available in code (`emu.control.*`) and over HTTP under `/__emulator/`
- * (no service token; on by default only when listening on a loopback host):
+ * (no service token; on by default only when listening on a loopback host; a request that
+ * changes state must be `application/json` from no other site, requestGuard.ts):
  *
  * | Method and path                                           | Does                                   |
  * |-----------------------------------------------------------|----------------------------------------|
- * | GET    /__emulator/info                                   | url, ids and credentials               |
+ * | GET    /__emulator/info                                   | url, ids, keys; credentials (loopback) |
  * | GET    /__emulator/state                                  | every command and permissions object   |
  * | POST   /__emulator/reset                                  | state, log, interactions, faults, limits|
  * | GET    /__emulator/log, DELETE /__emulator/log            | request log (and counters) / reset     |

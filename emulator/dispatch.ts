@@ -1,6 +1,7 @@
 /**
- * One request from arrival to answer: URL, body, then the control API (`/__emulator/`,
- * when enabled) or the service API pipeline; then the access log, the invalid-request
+ * One request from arrival to answer (past the Host check of requestGuard.ts): URL, body,
+ * then the control API (`/__emulator/`, when enabled; a state change must pass the guard's
+ * cross-site check) or the service API pipeline; then the access log, the invalid-request
  * count and the response. Nothing a client sends can crash the process: every failure
  * becomes a response in the service's error shape.
  */

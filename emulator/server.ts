@@ -1,7 +1,7 @@
 /**
  * The emulator's HTTP server (node:http, no framework): `startEmulator()` builds the
  * parts (configuration, store, rate limits, faults, log, control), puts the request
- * pipeline on a server and listens. A request's way through is in dispatch.ts and
+ * pipeline on a server behind the Host check (requestGuard.ts) and listens. A request's way through is in dispatch.ts and
  * pipeline.ts; writes are all-or-nothing store transactions.
  */
 import http from "node:http";
