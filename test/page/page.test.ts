@@ -82,9 +82,11 @@ test("the page keeps to its own Content Security Policy: nothing refused, the li
   try {
     await page.goto(pageUrl());
     const toggle = page.locator("label:has(#live)");
-    await expect(toggle.evaluate((label) => getComputedStyle(label).flexDirection)).resolves.toBe(
-      "row",
-    );
+    await expect(
+      toggle.evaluate(
+        (label) => label.ownerDocument.defaultView?.getComputedStyle(label).flexDirection,
+      ),
+    ).resolves.toBe("row");
   } finally {
     page.off("console", listen);
   }
