@@ -1,6 +1,7 @@
 /**
- * One request from arrival to answer: URL, body, then the control API (`/__emulator/`,
- * when enabled) or the service API pipeline; then the access log, the invalid-request
+ * One request from arrival to answer (past the Host check of requestGuard.ts): URL, body,
+ * then the control API (`/__emulator/`, when enabled; a state change must pass the guard's
+ * cross-site check) or the service API pipeline; then the access log, the invalid-request
  * count and the response. Nothing a client sends can crash the process: every failure
  * becomes a response in the service's error shape.
  */
@@ -15,6 +16,7 @@ import type { ApiPipeline } from "./pipeline";
 import type { ResponseRecord } from "./options";
 import type { BodyRead } from "./requestBody";
 import { parseControlBody, readBody } from "./requestBody";
+import { controlWriteRefusal, loopbackCaller } from "./requestGuard";
 import { errorOutcome, send } from "./response";
 import type { Outcome } from "./response";
 import { ServiceErrorCode } from "./schema";
@@ -90,15 +92,18 @@ export class RequestDispatcher {
       control &&
       (url.pathname === CONTROL_PREFIX || url.pathname.startsWith(`${CONTROL_PREFIX}/`))
     ) {
-      await serveControl(
-        control,
-        this.parts.asyncControl,
-        res,
+      const refused = controlWriteRefusal(method, req.headers);
+      if (refused) {
+        send(res, refused.status, { code: ServiceErrorCode.GENERAL, message: refused.message }, {});
+        return;
+      }
+      await serveControl(control, this.parts.asyncControl, res, {
         method,
-        url.pathname.slice(CONTROL_PREFIX.length),
-        body,
-        url.searchParams,
-      );
+        sub: url.pathname.slice(CONTROL_PREFIX.length),
+        read: body,
+        query: url.searchParams,
+        loopback: loopbackCaller(req.socket.remoteAddress, req.headers.host),
+      });
       return;
     }
 
@@ -157,20 +162,30 @@ export class RequestDispatcher {
   }
 }
 
+/** A control API request as the dispatcher read it. */
+interface ControlRequest {
+  readonly method: string;
+  /** The path after `/__emulator`. */
+  readonly sub: string;
+  readonly read: BodyRead;
+  readonly query: URLSearchParams;
+  /** Connected over loopback and naming a loopback host: may see the credentials. */
+  readonly loopback: boolean;
+}
+
 /** A control API request: not logged, not rate limited, errors as `{code: 0, message}`. */
 async function serveControl(
   control: EmulatorControl,
   asyncControl: DispatchParts["asyncControl"],
   res: ServerResponse,
-  method: string,
-  sub: string,
-  read: BodyRead,
-  query: URLSearchParams,
+  request: ControlRequest,
 ): Promise<void> {
+  const { method, sub, query } = request;
   try {
-    const body = parseControlBody(read);
+    const body = parseControlBody(request.read);
     const r =
-      (await asyncControl?.(method, sub, body, query)) ?? control.handleHttp(method, sub, body);
+      (await asyncControl?.(method, sub, body, query)) ??
+      control.handleHttp(method, sub, body, { loopback: request.loopback });
     send(res, r.status, r.body, {});
   } catch (err) {
     const status = err instanceof ControlError ? err.status : 500;

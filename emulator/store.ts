@@ -427,6 +427,21 @@ export class Store {
     if (found) this.refreshTokens.set(token, { ...found, spent: true });
   }
 
+  /**
+   * Every secret the emulator holds now: the configured ones (bot tokens, client secrets,
+   * signing keys, users' tokens) and those it learned at run time (rotated bot tokens,
+   * issued access and refresh tokens, authorization codes). The page redacts them all.
+   */
+  secrets(): string[] {
+    const found = [...this.appsByBotToken.keys(), ...this.tokens.keys(), ...this.codes.keys()];
+    found.push(...this.refreshTokens.keys(), ...this.userTokens.keys());
+    for (const app of this.apps.values()) {
+      found.push(app.botToken, app.clientSecret);
+      if (app.interactionsPrivateKey !== undefined) found.push(app.interactionsPrivateKey);
+    }
+    return found;
+  }
+
   /** Revokes an authorization: every access and refresh token issued for it. */
   revokeGrant(grantId: string): void {
     for (const [key, t] of this.tokens) if (t.grantId === grantId) this.tokens.delete(key);
