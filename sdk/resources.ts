@@ -82,7 +82,9 @@ function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
  * From the parent's URN as a plain promise: an input that carried the parent's Output
  * would make the resource depend on its parent, and so, for a component, on every child
  * of it, itself included. The SDK awaits the parent's URN before it registers the
- * resource anyway, so this waits for nothing more.
+ * resource anyway, so this waits for nothing more; a parent that fails to register never
+ * gives one, and the engine fails the deployment then (verified: two components of one
+ * URN, each with a command, end the preview with "Duplicate resource URN").
  */
 function claimantUrn(
   type: string,

@@ -67,7 +67,7 @@ describe("the registration order", () => {
     expect(known).toEqual({ value: "known" });
   });
 
-  test("a secret name leaves the claimant (the resource's name) plain", async () => {
+  test("a secret name leaves the claimant (the resource's URN) plain", async () => {
     const released = claim("hidden", pulumi.secret("ping") as unknown as string);
     expect(await settle(released)).toEqual({ value: "hidden" });
     expect(await (released as unknown as OutputInternals<string>).isSecret).toBe(false);
