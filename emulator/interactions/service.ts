@@ -9,7 +9,8 @@
 import { ControlError } from "../control";
 import type { StoredCommand } from "../commandRecord";
 import type { RequestLog } from "../log";
-import type { Application, Store } from "../store";
+import type { Store } from "../store";
+import type { Application } from "../world";
 import { formatIssues } from "../config";
 import { CommandType, EntryPointHandler, InteractionContextType } from "../schema";
 import type { Access, Place } from "./access";

@@ -49,7 +49,6 @@ const RATCHET: Ratchet = {
   },
   files: {
     "cli/authorize.ts": 535,
-    "emulator/store.ts": 613,
     "provider/package/schema.ts": 808,
     "provider/resources/bulkWriter.ts": 552,
     "provider/resources/scopeCommandsLifecycle.ts": 582,
