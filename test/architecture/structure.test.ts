@@ -34,8 +34,6 @@ const RATCHET: Ratchet = {
     "cli/authorize.ts: authorize": 91,
     "emulator/dispatch.ts: RequestDispatcher.handle": 87,
     "emulator/interactions/payload.ts: optionValue": 87,
-    "emulator/rules/command.ts: validateCommandRequest": 130,
-    "emulator/rules/options.ts: checkOption": 158,
     "emulator/server.ts: startEmulator": 81,
     "provider/client/RestClient.ts: RestClient.#attempts": 113,
     "provider/package/referenceExamples.ts: referenceExamples": 373,
