@@ -33,7 +33,6 @@ const RATCHET: Ratchet = {
   functions: {
     "cli/authorize.ts: authorize": 91,
     "emulator/dispatch.ts: RequestDispatcher.handle": 87,
-    "emulator/interactions/payload.ts: optionValue": 87,
     "emulator/server.ts: startEmulator": 81,
     "provider/client/RestClient.ts: RestClient.#attempts": 113,
     "provider/package/referenceExamples.ts: referenceExamples": 373,
@@ -56,7 +55,6 @@ const RATCHET: Ratchet = {
     "scripts/toolchain.ts": 838,
   },
   circles: [
-    ["emulator/interactions/history.ts", "emulator/interactions/service.ts"],
     [
       "provider/resources/bulkWriter.ts",
       "provider/resources/runtime.ts",
