@@ -36,7 +36,6 @@ const RATCHET: Ratchet = {
     "emulator/server.ts: startEmulator": 81,
     "provider/client/RestClient.ts: RestClient.#attempts": 113,
     "provider/package/referenceExamples.ts: referenceExamples": 373,
-    "provider/package/schema.ts: commandSetResource": 97,
     "provider/plugin/commandSet.ts: constructCommandSet": 90,
     "provider/resources/scopeCommandsLifecycle.ts: scopeCommandsProvider > check": 92,
     "provider/schema/command.ts: checkCommand": 152,
@@ -46,7 +45,6 @@ const RATCHET: Ratchet = {
   },
   files: {
     "cli/authorize.ts": 535,
-    "provider/package/schema.ts": 808,
     "provider/resources/bulkWriter.ts": 552,
     "provider/resources/scopeCommandsLifecycle.ts": 582,
     "provider/schema/fields.ts": 582,
