@@ -35,7 +35,6 @@ const RATCHET: Ratchet = {
     "emulator/dispatch.ts: RequestDispatcher.handle": 87,
     "emulator/server.ts: startEmulator": 81,
     "provider/client/RestClient.ts: RestClient.#attempts": 113,
-    "provider/package/referenceExamples.ts: referenceExamples": 373,
     "provider/plugin/commandSet.ts: constructCommandSet": 90,
     "provider/resources/scopeCommandsLifecycle.ts: scopeCommandsProvider > check": 92,
     "provider/schema/command.ts: checkCommand": 152,
