@@ -87,25 +87,7 @@ export class RequestDispatcher {
       send(res, 200, method === "HEAD" ? undefined : { status: "ok" }, {});
       return;
     }
-    const { control } = this.parts;
-    if (
-      control &&
-      (url.pathname === CONTROL_PREFIX || url.pathname.startsWith(`${CONTROL_PREFIX}/`))
-    ) {
-      const refused = controlWriteRefusal(method, req.headers);
-      if (refused) {
-        send(res, refused.status, { code: ServiceErrorCode.GENERAL, message: refused.message }, {});
-        return;
-      }
-      await serveControl(control, this.parts.asyncControl, res, {
-        method,
-        sub: url.pathname.slice(CONTROL_PREFIX.length),
-        read: body,
-        query: url.searchParams,
-        loopback: loopbackCaller(req.socket.remoteAddress, req.headers.host),
-      });
-      return;
-    }
+    if (await this.servedControl(req, res, method, url, body)) return;
 
     const address = req.socket.remoteAddress ?? "unknown";
     let route: RouteName | null = null;
@@ -125,24 +107,7 @@ export class RequestDispatcher {
       if (!(err instanceof ApiError)) this.parts.onInternalError?.(err);
       outcome = errorOutcome(err);
     }
-    const warning = outcome.headers[WARNING_HEADER];
-    const bucket = outcome.headers["X-RateLimit-Bucket"];
-    const remaining = outcome.headers["X-RateLimit-Remaining"];
-    const entry: RequestLogEntry = {
-      method,
-      route,
-      path: url.pathname.slice(0, 512),
-      status: outcome.status,
-      time,
-      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-      ...(outcome.fault === undefined ? {} : { fault: outcome.fault }),
-      ...(warning === undefined ? {} : { warning }),
-      ...(bucket === undefined ? {} : { bucket }),
-      ...(remaining === undefined ? {} : { remaining: Number(remaining) }),
-      ...(outcome.status >= 400 && outcome.body !== undefined
-        ? { error: JSON.stringify(outcome.body).slice(0, 2000) }
-        : {}),
-    };
+    const entry = logEntry(method, route, url, outcome, time, started);
     this.parts.log.record(entry);
     this.parts.onRequest?.(entry);
     if (INVALID_STATUSES.has(outcome.status)) this.parts.limits.limiter?.recordInvalid(address);
@@ -160,6 +125,63 @@ export class RequestDispatcher {
     });
     send(res, outcome.status, outcome.body, outcome.headers);
   }
+
+  /** The control API's share of the requests: false when the request is not for it. */
+  private async servedControl(
+    req: IncomingMessage,
+    res: ServerResponse,
+    method: string,
+    url: URL,
+    body: BodyRead,
+  ): Promise<boolean> {
+    const { control } = this.parts;
+    if (!control) return false;
+    if (url.pathname !== CONTROL_PREFIX && !url.pathname.startsWith(`${CONTROL_PREFIX}/`)) {
+      return false;
+    }
+    const refused = controlWriteRefusal(method, req.headers);
+    if (refused) {
+      send(res, refused.status, { code: ServiceErrorCode.GENERAL, message: refused.message }, {});
+      return true;
+    }
+    await serveControl(control, this.parts.asyncControl, res, {
+      method,
+      sub: url.pathname.slice(CONTROL_PREFIX.length),
+      read: body,
+      query: url.searchParams,
+      loopback: loopbackCaller(req.socket.remoteAddress, req.headers.host),
+    });
+    return true;
+  }
+}
+
+/** The request log's line for one served request. */
+function logEntry(
+  method: string,
+  route: RouteName | null,
+  url: URL,
+  outcome: Outcome,
+  time: string,
+  started: number,
+): RequestLogEntry {
+  const warning = outcome.headers[WARNING_HEADER];
+  const bucket = outcome.headers["X-RateLimit-Bucket"];
+  const remaining = outcome.headers["X-RateLimit-Remaining"];
+  return {
+    method,
+    route,
+    path: url.pathname.slice(0, 512),
+    status: outcome.status,
+    time,
+    durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+    ...(outcome.fault === undefined ? {} : { fault: outcome.fault }),
+    ...(warning === undefined ? {} : { warning }),
+    ...(bucket === undefined ? {} : { bucket }),
+    ...(remaining === undefined ? {} : { remaining: Number(remaining) }),
+    ...(outcome.status >= 400 && outcome.body !== undefined
+      ? { error: JSON.stringify(outcome.body).slice(0, 2000) }
+      : {}),
+  };
 }
 
 /** A control API request as the dispatcher read it. */
