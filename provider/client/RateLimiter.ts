@@ -78,8 +78,7 @@ export class RateLimiter {
 
   /**
    * What one request on each of `defs` (sent one after the other) would wait for before
-   * they all go without a rate-limit wait; undefined when they can go now. A bucket whose
-   * room is taken by requests still queued asks a short wait (their answers tell more).
+   * they all go without a rate-limit wait; undefined when they can go now.
    */
   roomWait(defs: readonly RouteDef[], params: RouteParams): RoomWait | undefined {
     const first = defs[0];
@@ -95,7 +94,9 @@ export class RateLimiter {
     let longest: RoomWait | undefined;
     for (const [queue, { def, count }] of needs) {
       if (queue.hasRoomFor(count, now)) continue;
-      const waitMs = Math.max(queue.waitMs(now), BUSY_BUCKET_POLL_MS);
+      // Within a window its room only shrinks: wait for the reset. After it, requests still
+      // queued hold the room until their answers tell the new window.
+      const waitMs = queue.resetAt > now ? queue.resetAt - now : BUSY_BUCKET_POLL_MS;
       if (longest === undefined || waitMs > longest.waitMs) {
         longest = { waitMs, def, bucket: queue.id, global: false };
       }
