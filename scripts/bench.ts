@@ -19,6 +19,8 @@
  *   npm run bench          (about 5 minutes: per-command creates wait on the rate limit)
  *   npm run bench -- --plugin   (the plugin's bulk row from a YAML program, about 30 s)
  *   npm run bench -- --scale [--python]   (1,100 commands in command sets: scripts/benchScale.ts)
+ *   npm run bench -- --chaos [--fraction 0.25] [--seed 7]   (a bulk overwrite's window under
+ *     5xx, 429s and drops, in process, no CLI: scripts/benchChaos.ts; about 2 minutes)
  *
  * Needs `npm run setup` first (the engine runs dist/).
  */
@@ -80,6 +82,11 @@ async function main(): Promise<void> {
   if (process.argv.includes("--scale")) {
     // Command sets at scale (scripts/benchScale.ts).
     await (await import("./benchScale")).main();
+    return;
+  }
+  if (process.argv.includes("--chaos")) {
+    // A bulk overwrite's window under injected faults, no CLI (scripts/benchChaos.ts).
+    await (await import("./benchChaos")).main();
     return;
   }
   const rows: Row[] = [];

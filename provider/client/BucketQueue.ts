@@ -57,6 +57,15 @@ export class BucketQueue {
     return Math.max(0, left - this.#pending);
   }
 
+  /**
+   * Whether `count` more requests (sent one after the other) go without a wait: while the
+   * window lasts, its remaining count must cover them beyond those queued; once it has
+   * reset, the first one's answer tells the new window's size, so room for one is enough.
+   */
+  hasRoomFor(count: number, now: number): boolean {
+    return this.room(now) >= (this.resetAt > now ? count : 1);
+  }
+
   /** Records the bucket's state from a response's headers. */
   update(remaining: number | undefined, resetAfterMs: number | undefined, now: number): void {
     if (remaining !== undefined) this.remaining = remaining;

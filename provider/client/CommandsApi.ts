@@ -10,8 +10,8 @@ import { path as routePath, Routes } from "../routes";
 import { isSnowflake, ServiceErrorCode, snowflakeTime } from "../schema";
 import type { ClientConfig } from "./config";
 import { HttpError, ServiceApiError } from "./errors";
-import type { RestResponse } from "./RestClient";
-import { RestClient } from "./RestClient";
+import type { RequestOptions, RestResponse, SendPolicy } from "./RestClient";
+import { RestClient, SEND_AND_RETRY } from "./RestClient";
 import type { ClientStats } from "./stats";
 import type {
   WireCommand,
@@ -61,9 +61,25 @@ const permissionsShape = z.looseObject({
 
 export class CommandsApi {
   readonly rest: RestClient;
+  /** What the client may do on its own for this facade's requests (RestClient.ts). */
+  readonly policy: SendPolicy;
 
-  constructor(rest: RestClient | ClientConfig = {}) {
+  constructor(rest: RestClient | ClientConfig = {}, policy: SendPolicy = SEND_AND_RETRY) {
     this.rest = rest instanceof RestClient ? rest : new RestClient(rest);
+    this.policy = policy;
+  }
+
+  /** The same client (its connections, rate limits and credentials) sending with `policy`. */
+  sending(policy: SendPolicy): CommandsApi {
+    return new CommandsApi(this.rest, policy);
+  }
+
+  #request(
+    def: RouteDef,
+    params: RouteParams,
+    options: RequestOptions = {},
+  ): Promise<RestResponse> {
+    return this.rest.request(def, params, { ...options, send: this.policy });
   }
 
   stats(): ClientStats {
@@ -82,14 +98,14 @@ export class CommandsApi {
     options: ListOptions = {},
   ): Promise<WireCommand[]> {
     const params = { applicationId };
-    const res = await this.rest.request(Routes.listGlobalCommands, params, listQuery(options));
+    const res = await this.#request(Routes.listGlobalCommands, params, listQuery(options));
     return commands(Routes.listGlobalCommands, params, res);
   }
 
   /** 2. POST /applications/{application.id}/commands (an upsert by name). */
   async createGlobalCommand(applicationId: string, body: WireCommandBody): Promise<CreateResult> {
     const params = { applicationId };
-    const res = await this.rest.request(Routes.createGlobalCommand, params, { json: body });
+    const res = await this.#request(Routes.createGlobalCommand, params, { json: body });
     return created(Routes.createGlobalCommand, params, res);
   }
 
@@ -100,7 +116,7 @@ export class CommandsApi {
   ): Promise<WireCommand | undefined> {
     const params = { applicationId, commandId };
     const res = await orUndefined(
-      this.rest.request(Routes.getGlobalCommand, params),
+      this.#request(Routes.getGlobalCommand, params),
       ServiceErrorCode.UNKNOWN_COMMAND,
     );
     return res === undefined ? undefined : command(Routes.getGlobalCommand, params, res);
@@ -113,7 +129,7 @@ export class CommandsApi {
     body: WireCommandPatch,
   ): Promise<WireCommand> {
     const params = { applicationId, commandId };
-    const res = await this.rest.request(Routes.editGlobalCommand, params, { json: body });
+    const res = await this.#request(Routes.editGlobalCommand, params, { json: body });
     return command(Routes.editGlobalCommand, params, res);
   }
 
@@ -121,7 +137,7 @@ export class CommandsApi {
   async deleteGlobalCommand(applicationId: string, commandId: string): Promise<boolean> {
     const params = { applicationId, commandId };
     const res = await orUndefined(
-      this.rest.request(Routes.deleteGlobalCommand, params),
+      this.#request(Routes.deleteGlobalCommand, params),
       ServiceErrorCode.UNKNOWN_COMMAND,
     );
     return res !== undefined;
@@ -133,7 +149,7 @@ export class CommandsApi {
     bodies: readonly WireCommandBody[],
   ): Promise<WireCommand[]> {
     const params = { applicationId };
-    const res = await this.rest.request(Routes.bulkOverwriteGlobalCommands, params, {
+    const res = await this.#request(Routes.bulkOverwriteGlobalCommands, params, {
       json: bodies,
     });
     return commands(Routes.bulkOverwriteGlobalCommands, params, res);
@@ -148,7 +164,7 @@ export class CommandsApi {
     options: ListOptions = {},
   ): Promise<WireCommand[]> {
     const params = { applicationId, guildId };
-    const res = await this.rest.request(Routes.listGuildCommands, params, listQuery(options));
+    const res = await this.#request(Routes.listGuildCommands, params, listQuery(options));
     return commands(Routes.listGuildCommands, params, res);
   }
 
@@ -159,7 +175,7 @@ export class CommandsApi {
     body: WireCommandBody,
   ): Promise<CreateResult> {
     const params = { applicationId, guildId };
-    const res = await this.rest.request(Routes.createGuildCommand, params, { json: body });
+    const res = await this.#request(Routes.createGuildCommand, params, { json: body });
     return created(Routes.createGuildCommand, params, res);
   }
 
@@ -171,7 +187,7 @@ export class CommandsApi {
   ): Promise<WireCommand | undefined> {
     const params = { applicationId, guildId, commandId };
     const res = await orUndefined(
-      this.rest.request(Routes.getGuildCommand, params),
+      this.#request(Routes.getGuildCommand, params),
       ServiceErrorCode.UNKNOWN_COMMAND,
     );
     return res === undefined ? undefined : command(Routes.getGuildCommand, params, res);
@@ -185,7 +201,7 @@ export class CommandsApi {
     body: WireCommandPatch,
   ): Promise<WireCommand> {
     const params = { applicationId, guildId, commandId };
-    const res = await this.rest.request(Routes.editGuildCommand, params, { json: body });
+    const res = await this.#request(Routes.editGuildCommand, params, { json: body });
     return command(Routes.editGuildCommand, params, res);
   }
 
@@ -197,7 +213,7 @@ export class CommandsApi {
   ): Promise<boolean> {
     const params = { applicationId, guildId, commandId };
     const res = await orUndefined(
-      this.rest.request(Routes.deleteGuildCommand, params),
+      this.#request(Routes.deleteGuildCommand, params),
       ServiceErrorCode.UNKNOWN_COMMAND,
     );
     return res !== undefined;
@@ -210,7 +226,7 @@ export class CommandsApi {
     bodies: readonly WireCommandBody[],
   ): Promise<WireCommand[]> {
     const params = { applicationId, guildId };
-    const res = await this.rest.request(Routes.bulkOverwriteGuildCommands, params, {
+    const res = await this.#request(Routes.bulkOverwriteGuildCommands, params, {
       json: bodies,
     });
     return commands(Routes.bulkOverwriteGuildCommands, params, res);
@@ -224,7 +240,7 @@ export class CommandsApi {
     guildId: string,
   ): Promise<WireGuildCommandPermissions[]> {
     const params = { applicationId, guildId };
-    const res = await this.rest.request(Routes.listGuildCommandPermissions, params);
+    const res = await this.#request(Routes.listGuildCommandPermissions, params);
     const parsed = z.array(permissionsShape).safeParse(res.data);
     if (!parsed.success) throw unexpected(Routes.listGuildCommandPermissions, params, res);
     return parsed.data as WireGuildCommandPermissions[];
@@ -241,7 +257,7 @@ export class CommandsApi {
   ): Promise<WireGuildCommandPermissions | undefined> {
     const params = { applicationId, guildId, commandId };
     const res = await orUndefined(
-      this.rest.request(Routes.getCommandPermissions, params),
+      this.#request(Routes.getCommandPermissions, params),
       ServiceErrorCode.UNKNOWN_PERMISSIONS,
     );
     return res === undefined ? undefined : permissions(Routes.getCommandPermissions, params, res);
@@ -258,7 +274,7 @@ export class CommandsApi {
     body: WirePermissionsBody,
   ): Promise<WireGuildCommandPermissions> {
     const params = { applicationId, guildId, commandId };
-    const res = await this.rest.request(Routes.editCommandPermissions, params, { json: body });
+    const res = await this.#request(Routes.editCommandPermissions, params, { json: body });
     return permissions(Routes.editCommandPermissions, params, res);
   }
 
@@ -266,7 +282,7 @@ export class CommandsApi {
 
   /** GET /oauth2/@me with the user's Bearer token: its scopes and expiry (ISO 8601). */
   async currentAuthorization(): Promise<{ scopes: string[]; expires: string | undefined }> {
-    const res = await this.rest.request(Routes.oauth2CurrentAuthorization, {});
+    const res = await this.#request(Routes.oauth2CurrentAuthorization, {});
     const data = isRecord(res.data) ? res.data : {};
     const scopes = Array.isArray(data["scopes"])
       ? data["scopes"].filter((x): x is string => typeof x === "string")
@@ -304,16 +320,20 @@ function commands(def: RouteDef, params: RouteParams, res: RestResponse): WireCo
   return res.data as WireCommand[];
 }
 
+/**
+ * Whether the service minted `id` after `sentAt` (this machine's clock, ms): a command a
+ * request sent then may have made. Ids carry their creation time.
+ */
+export function mintedSince(id: string, sentAt: number): boolean {
+  return isSnowflake(id) && snowflakeTime(id) >= sentAt - CLOCK_SKEW_MS;
+}
+
 function created(def: RouteDef, params: RouteParams, res: RestResponse): CreateResult {
   const made = command(def, params, res);
   if (res.status === 201) return { command: made, created: true };
   // Only a retried create can have made the command it then "overwrote" (the first
-  // attempt took effect, its answer was lost); ids carry their creation time.
-  const mintedDuringRequest =
-    res.attempts > 1 &&
-    isSnowflake(made.id) &&
-    snowflakeTime(made.id) >= res.firstSentAt - CLOCK_SKEW_MS;
-  return { command: made, created: mintedDuringRequest };
+  // attempt took effect, its answer was lost).
+  return { command: made, created: res.attempts > 1 && mintedSince(made.id, res.firstSentAt) };
 }
 
 function permissions(

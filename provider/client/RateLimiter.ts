@@ -13,6 +13,17 @@ import { BucketQueue } from "./BucketQueue";
 
 /** Past this many queues, idle ones are forgotten. */
 const MAX_IDLE_QUEUES = 512;
+/** A bucket whose room is taken by requests still queued is looked at again this soon. */
+const BUSY_BUCKET_POLL_MS = 10;
+
+/** What a set of requests would wait for before they can go (`RateLimiter.roomWait`). */
+export interface RoomWait {
+  readonly waitMs: number;
+  /** The route whose bucket (or the global pause) asks the longest wait. */
+  readonly def: RouteDef;
+  readonly bucket: string;
+  readonly global: boolean;
+}
 
 export class RateLimiter {
   readonly #learned = new Map<string, string>();
@@ -63,6 +74,34 @@ export class RateLimiter {
   /** A global 429: pause every request of the client for `retryAfterMs`. */
   pauseAll(retryAfterMs: number): void {
     this.#globalUntil = Math.max(this.#globalUntil, this.#now() + retryAfterMs);
+  }
+
+  /**
+   * What one request on each of `defs` (sent one after the other) would wait for before
+   * they all go without a rate-limit wait; undefined when they can go now.
+   */
+  roomWait(defs: readonly RouteDef[], params: RouteParams): RoomWait | undefined {
+    const first = defs[0];
+    if (first === undefined) return undefined;
+    const globalMs = this.globalWaitMs();
+    if (globalMs > 0) return { waitMs: globalMs, def: first, bucket: "global", global: true };
+    const now = this.#now();
+    const needs = new Map<BucketQueue, { def: RouteDef; count: number }>();
+    for (const def of defs) {
+      const queue = this.queueFor(def, params);
+      needs.set(queue, { def, count: (needs.get(queue)?.count ?? 0) + 1 });
+    }
+    let longest: RoomWait | undefined;
+    for (const [queue, { def, count }] of needs) {
+      if (queue.hasRoomFor(count, now)) continue;
+      // Within a window its room only shrinks: wait for the reset. After it, requests still
+      // queued hold the room until their answers tell the new window.
+      const waitMs = queue.resetAt > now ? queue.resetAt - now : BUSY_BUCKET_POLL_MS;
+      if (longest === undefined || waitMs > longest.waitMs) {
+        longest = { waitMs, def, bucket: queue.id, global: false };
+      }
+    }
+    return longest;
   }
 
   /** Waits out the current global pause; all waiters share one timer. */

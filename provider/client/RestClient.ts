@@ -2,7 +2,8 @@
  * The transport: one undici Agent per client, the right credential per route,
  * per-bucket sequential queues and the global pause (RateLimiter), retries with
  * exponential backoff and full jitter on 5xx and dropped connections, and typed
- * errors. One client serves every resource of a deployment, concurrently.
+ * errors. One client serves every resource of a deployment, concurrently. A request may
+ * turn the waits and resends off (`SendPolicy`) when its caller does them better.
  * The request loop lives here; credentials and the token exchange in auth.ts, the
  * reading of headers and bodies in responseHeaders.ts, and the mapping of a failed
  * response to a typed error in errorFromResponse.ts.
@@ -24,8 +25,15 @@ import type { ClientConfig, ClientEvent, ResolvedOptions } from "./config";
 import { resolveOptions } from "./config";
 import { errorFromResponse } from "./errorFromResponse";
 import type { RequestInfo } from "./errors";
-import { HttpError, NetworkError, RateLimitError, TimeoutError } from "./errors";
+import {
+  HttpError,
+  NetworkError,
+  RateLimitError,
+  RateLimitNotWaitedError,
+  TimeoutError,
+} from "./errors";
 import { isRecord, ServiceErrorCode } from "../schema";
+import type { RoomWait } from "./RateLimiter";
 import { RateLimiter } from "./RateLimiter";
 import type { RawResponse } from "./responseHeaders";
 import { header, numberHeader, parseJson, retryAfterOf, secondsToMs } from "./responseHeaders";
@@ -36,10 +44,29 @@ import { StatsRecorder } from "./stats";
 /** At most this many 429s are retried for one request, whatever they ask. */
 const MAX_RATE_LIMITED_RETRIES = 10;
 
+/** What the client may do on its own when a request fails or would wait. */
+export interface SendPolicy {
+  /** Send the request again after a 5xx, a dropped connection or a timeout. */
+  readonly resend: boolean;
+  /**
+   * Wait for the rate limits (the bucket, a global pause, a 429's Retry-After) and send
+   * then. Off: a request that would wait, or that is answered 429, throws
+   * RateLimitNotWaitedError at once.
+   */
+  readonly waitForRateLimits: boolean;
+}
+
+/** The default: every wait waited, every resendable failure sent again. */
+export const SEND_AND_RETRY: SendPolicy = { resend: true, waitForRateLimits: true };
+
+export type { RoomWait };
+
 export interface RequestOptions {
   readonly query?: Readonly<Record<string, string>>;
   /** Sent as a JSON body. */
   readonly json?: unknown;
+  /** Default SEND_AND_RETRY. */
+  readonly send?: SendPolicy;
 }
 
 export interface RestResponse {
@@ -56,6 +83,16 @@ interface Payload {
   readonly query?: Readonly<Record<string, string>> | undefined;
   readonly json?: unknown;
   readonly form?: URLSearchParams;
+}
+
+/** One request's tries so far. */
+interface Tries {
+  attempt: number;
+  retries: number;
+  rateLimited: number;
+  refreshed: boolean;
+  waitedMs: number;
+  firstSentAt: number | undefined;
 }
 
 export class RestClient {
@@ -100,7 +137,8 @@ export class RestClient {
   ): Promise<RestResponse> {
     const mode = authModeFor(def);
     if (mode !== "basic") this.#credentials.check(mode);
-    return this.#execute(def, params, { query: options.query, json: options.json }, mode);
+    const payload = { query: options.query, json: options.json };
+    return this.#execute(def, params, payload, mode, options.send ?? SEND_AND_RETRY);
   }
 
   /** The user's session (Bearer and refresh tokens), see auth.ts. */
@@ -110,7 +148,20 @@ export class RestClient {
 
   /** Sends a form to an OAuth2 endpoint with the client's own authentication. */
   async oauthForm(def: RouteDef, form: URLSearchParams): Promise<RestResponse> {
-    return this.#execute(def, {}, { form }, "basic");
+    return this.#execute(def, {}, { form }, "basic", SEND_AND_RETRY);
+  }
+
+  /** Resends of a failed request at most (`maxRetries`), and the longest rate-limit wait. */
+  get retryLimits(): { readonly maxRetries: number; readonly maxRateLimitWaitMs: number } {
+    return {
+      maxRetries: this.#options.maxRetries,
+      maxRateLimitWaitMs: this.#options.maxRateLimitWaitMs,
+    };
+  }
+
+  /** The client's backoff before resend number `retry` (from 1), jittered. */
+  backoffMs(retry: number): number {
+    return backoffMs(retry, this.#options.random);
   }
 
   /** Counts of requests by method and status, retries and rate-limit waits so far. */
@@ -136,6 +187,7 @@ export class RestClient {
     params: RouteParams,
     payload: Payload,
     mode: AuthMode,
+    send: SendPolicy,
   ): Promise<RestResponse> {
     const info: RequestInfo = {
       method: def.method,
@@ -143,7 +195,7 @@ export class RestClient {
       path: routePath(def, params),
     };
     const queue = this.#limiter.queueFor(def, params);
-    return queue.run(() => this.#attempts(def, params, info, queue, payload, mode));
+    return queue.run(() => this.#attempts(def, params, info, queue, payload, mode, send));
   }
 
   async #attempts(
@@ -153,120 +205,138 @@ export class RestClient {
     queue: BucketQueue,
     payload: Payload,
     mode: AuthMode,
+    send: SendPolicy,
   ): Promise<RestResponse> {
     const { maxRetries, random, sleep, now } = this.#options;
-    let attempt = 0;
-    let retries = 0;
-    let rateLimited = 0;
-    let refreshed = false;
-    let waitedMs = 0;
-    let firstSentAt: number | undefined;
+    const tries: Tries = {
+      attempt: 0,
+      retries: 0,
+      rateLimited: 0,
+      refreshed: false,
+      waitedMs: 0,
+      firstSentAt: undefined,
+    };
     for (;;) {
-      waitedMs += await this.#waitForRateLimits(info, queue, attempt + 1, waitedMs);
+      tries.waitedMs += await this.#waitForRateLimits(info, queue, tries, send);
       const auth = await this.#authorization(mode);
-      attempt++;
+      tries.attempt++;
       const startedAt = now();
-      firstSentAt ??= startedAt;
+      tries.firstSentAt ??= startedAt;
       let res: RawResponse;
       try {
         this.#stats.sent();
         res = await this.#send(info, payload, auth.header);
       } catch (error) {
-        this.#stats.networkError();
-        const failure = classifyTransportError(error);
-        if (failure.retryable && retries < maxRetries) {
-          retries++;
-          await this.#backoff(info, attempt, failure.code, backoffMs(retries, random), sleep);
-          continue;
-        }
-        const message = this.#credentials.redact(failure.message);
-        if (failure.timeout !== undefined) {
-          throw new TimeoutError(
-            info,
-            failure.code,
-            failure.timeout,
-            this.#options.timeoutMs,
-            attempt,
-          );
-        }
-        throw new NetworkError(info, failure.code, message, attempt);
+        await this.#afterTransportFailure(info, error, tries, send);
+        continue;
       }
-
       const status = res.status;
-      this.#stats.response(info.method, status);
-      this.#emit({
-        type: "response",
-        method: info.method,
-        route: info.route,
-        path: info.path,
-        status,
-        attempt,
-        durationMs: now() - startedAt,
-      });
-      this.#limiter.observe(def, params, queue, {
-        bucket: header(res, "x-ratelimit-bucket"),
-        remaining: numberHeader(res, "x-ratelimit-remaining"),
-        resetAfterMs: secondsToMs(numberHeader(res, "x-ratelimit-reset-after")),
-      });
-
+      this.#observe(def, params, queue, info, res, tries.attempt, now() - startedAt);
       if (status >= 200 && status < 300) {
-        return { status, data: this.#parseSuccess(info, res), attempts: attempt, firstSentAt };
+        const data = this.#parseSuccess(info, res);
+        return { status, data, attempts: tries.attempt, firstSentAt: tries.firstSentAt };
       }
-
       if (status === 429) {
-        const body = parseJson(res.text);
-        // The daily create limit may come as a 429 with a Retry-After of hours: never wait.
-        if (isRecord(body) && body["code"] === ServiceErrorCode.DAILY_CREATES) {
-          throw errorFromResponse(
-            info,
-            res,
-            attempt,
-            mode,
-            (t) => this.#credentials.redact(t),
-            now(),
-          );
-        }
-        const retryAfterMs = retryAfterOf(res, body);
-        const global =
-          header(res, "x-ratelimit-global") !== undefined ||
-          (isRecord(body) && body["global"] === true);
-        if (global) this.#limiter.pauseAll(retryAfterMs);
-        else queue.exhaust(retryAfterMs, now());
-        rateLimited++;
-        if (rateLimited > MAX_RATE_LIMITED_RETRIES) {
-          throw new RateLimitError(
-            info,
-            retryAfterMs,
-            global,
-            queue.id,
-            this.#options.maxRateLimitWaitMs,
-          );
-        }
+        this.#afterRateLimited(info, queue, res, mode, tries, send);
         continue;
       }
-
-      if (status === 401 && auth.refreshable && !refreshed) {
+      if (status === 401 && auth.refreshable && !tries.refreshed) {
         // The cached client-credentials token was revoked or expired early: one fresh try.
-        refreshed = true;
+        tries.refreshed = true;
         this.#credentials.invalidate(auth.header);
-        await this.#backoff(info, attempt, "token refresh", 0, sleep);
+        await this.#backoff(info, tries.attempt, "token refresh", 0, sleep);
         continue;
       }
-
-      if (RETRYABLE_STATUSES.has(status) && retries < maxRetries) {
-        retries++;
-        await this.#backoff(info, attempt, `status ${status}`, backoffMs(retries, random), sleep);
+      if (send.resend && RETRYABLE_STATUSES.has(status) && tries.retries < maxRetries) {
+        tries.retries++;
+        const delayMs = backoffMs(tries.retries, random);
+        await this.#backoff(info, tries.attempt, `status ${status}`, delayMs, sleep);
         continue;
       }
+      const redact = (text: string): string => this.#credentials.redact(text);
+      throw errorFromResponse(info, res, tries.attempt, mode, redact, now());
+    }
+  }
 
-      throw errorFromResponse(
-        info,
-        res,
-        attempt,
-        mode,
-        (text) => this.#credentials.redact(text),
-        now(),
-      );
+  /** Counts and reports a response, and records its rate-limit headers. */
+  #observe(
+    def: RouteDef,
+    params: RouteParams,
+    queue: BucketQueue,
+    info: RequestInfo,
+    res: RawResponse,
+    attempt: number,
+    durationMs: number,
+  ): void {
+    this.#stats.response(info.method, res.status);
+    this.#emit({
+      type: "response",
+      method: info.method,
+      route: info.route,
+      path: info.path,
+      status: res.status,
+      attempt,
+      durationMs,
+    });
+    this.#limiter.observe(def, params, queue, {
+      bucket: header(res, "x-ratelimit-bucket"),
+      remaining: numberHeader(res, "x-ratelimit-remaining"),
+      resetAfterMs: secondsToMs(numberHeader(res, "x-ratelimit-reset-after")),
+    });
+  }
+
+  /** A request got no response: backs off before the next try, or throws. */
+  async #afterTransportFailure(
+    info: RequestInfo,
+    error: unknown,
+    tries: Tries,
+    send: SendPolicy,
+  ): Promise<void> {
+    this.#stats.networkError();
+    const failure = classifyTransportError(error);
+    const { maxRetries, random, sleep, timeoutMs } = this.#options;
+    if (send.resend && failure.retryable && tries.retries < maxRetries) {
+      tries.retries++;
+      const delayMs = backoffMs(tries.retries, random);
+      await this.#backoff(info, tries.attempt, failure.code, delayMs, sleep);
+      return;
+    }
+    if (failure.timeout !== undefined) {
+      throw new TimeoutError(info, failure.code, failure.timeout, timeoutMs, tries.attempt);
+    }
+    const message = this.#credentials.redact(failure.message);
+    throw new NetworkError(info, failure.code, message, tries.attempt, failure.retryable);
+  }
+
+  /** A 429: records the wait it asks for before the next try, or throws. */
+  #afterRateLimited(
+    info: RequestInfo,
+    queue: BucketQueue,
+    res: RawResponse,
+    mode: AuthMode,
+    tries: Tries,
+    send: SendPolicy,
+  ): void {
+    const now = this.#options.now();
+    const body = parseJson(res.text);
+    // The daily create limit may come as a 429 with a Retry-After of hours: never wait.
+    if (isRecord(body) && body["code"] === ServiceErrorCode.DAILY_CREATES) {
+      const redact = (text: string): string => this.#credentials.redact(text);
+      throw errorFromResponse(info, res, tries.attempt, mode, redact, now);
+    }
+    const retryAfterMs = retryAfterOf(res, body);
+    const global =
+      header(res, "x-ratelimit-global") !== undefined ||
+      (isRecord(body) && body["global"] === true);
+    if (global) this.#limiter.pauseAll(retryAfterMs);
+    else queue.exhaust(retryAfterMs, now);
+    if (!send.waitForRateLimits) {
+      throw new RateLimitNotWaitedError(info, retryAfterMs, global, queue.id);
+    }
+    tries.rateLimited++;
+    if (tries.rateLimited > MAX_RATE_LIMITED_RETRIES) {
+      const limit = this.#options.maxRateLimitWaitMs;
+      throw new RateLimitError(info, retryAfterMs, global, queue.id, limit);
     }
   }
 
@@ -286,19 +356,35 @@ export class RestClient {
     return this.#limiter.queueFor(def, params).room(this.#options.now());
   }
 
-  /** Waits for the global pause and the bucket; returns the time waited. */
+  /**
+   * What one request on each of `defs` (sent one after the other) would wait for before
+   * they all go without a rate-limit wait; undefined when they can go now.
+   */
+  roomWait(defs: readonly RouteDef[], params: RouteParams): RoomWait | undefined {
+    return this.#limiter.roomWait(defs, params);
+  }
+
+  /**
+   * Waits for the global pause and the bucket; returns the time waited. Throws instead
+   * when the policy waits for no rate limit.
+   */
   async #waitForRateLimits(
     info: RequestInfo,
     queue: BucketQueue,
-    attempt: number,
-    alreadyWaitedMs: number,
+    tries: Tries,
+    send: SendPolicy,
   ): Promise<number> {
+    const attempt = tries.attempt + 1;
+    const alreadyWaitedMs = tries.waitedMs;
     let waited = 0;
     for (;;) {
       const globalMs = this.#limiter.globalWaitMs();
       const global = globalMs > 0;
       const waitMs = global ? globalMs : queue.waitMs(this.#options.now());
       if (waitMs <= 0) return waited;
+      if (!send.waitForRateLimits) {
+        throw new RateLimitNotWaitedError(info, waitMs, global, queue.id);
+      }
       const limit = this.#options.maxRateLimitWaitMs;
       if (alreadyWaitedMs + waited + waitMs > limit) {
         throw new RateLimitError(info, waitMs, global, queue.id, limit);
@@ -389,7 +475,7 @@ export class RestClient {
 
   async #exchangeToken(): Promise<AccessToken> {
     const form = clientCredentialsForm();
-    const res = await this.#execute(Routes.oauth2Token, {}, { form }, "basic");
+    const res = await this.#execute(Routes.oauth2Token, {}, { form }, "basic", SEND_AND_RETRY);
     this.#stats.tokenExchange();
     const expiresIn = isRecord(res.data) ? res.data["expires_in"] : undefined;
     this.#emit({

@@ -165,6 +165,22 @@ export class RateLimitError extends ClientError implements RequestInfo {
   }
 }
 
+/**
+ * A request sent without waiting for rate limits (`SendPolicy.waitForRateLimits` off) met
+ * one: its bucket or a global pause would have made it wait, or the service answered 429.
+ * Nothing took effect; the caller waits `retryAfterMs` where it holds nothing (a scope's
+ * write lock), then tries again.
+ */
+export class RateLimitNotWaitedError extends RateLimitError {
+  constructor(info: RequestInfo, retryAfterMs: number, global: boolean, bucket: string) {
+    super(info, retryAfterMs, global, bucket, 0);
+    const scope = global ? "the global rate limit" : `rate limit bucket ${bucket}`;
+    this.message =
+      `${info.method} ${info.path}: ${scope} asks to wait ${seconds(retryAfterMs)}, ` +
+      "not waited by the client (its caller waits)";
+  }
+}
+
 /** The connection failed or dropped (after every retry). */
 export class NetworkError extends ClientError implements RequestInfo {
   readonly method: string;
@@ -173,8 +189,16 @@ export class NetworkError extends ClientError implements RequestInfo {
   /** The low-level error code, e.g. `ECONNRESET` or `UND_ERR_SOCKET`. */
   readonly errorCode: string;
   readonly attempts: number;
+  /** A failure that another try may not meet (a dropped connection, a timeout). */
+  readonly resendable: boolean;
 
-  constructor(info: RequestInfo, errorCode: string, detail: string, attempts: number) {
+  constructor(
+    info: RequestInfo,
+    errorCode: string,
+    detail: string,
+    attempts: number,
+    resendable = false,
+  ) {
     const tries = attempts > 1 ? ` after ${attempts} attempts` : "";
     super(`${info.method} ${info.path} failed${tries}: ${detail} (${errorCode})`);
     this.method = info.method;
@@ -182,6 +206,7 @@ export class NetworkError extends ClientError implements RequestInfo {
     this.path = info.path;
     this.errorCode = errorCode;
     this.attempts = attempts;
+    this.resendable = resendable;
   }
 }
 
@@ -199,7 +224,7 @@ export class TimeoutError extends NetworkError {
     timeoutMs: number,
     attempts: number,
   ) {
-    super(info, errorCode, `no ${phase} from the service within ${timeoutMs} ms`, attempts);
+    super(info, errorCode, `no ${phase} from the service within ${timeoutMs} ms`, attempts, true);
     this.phase = phase;
     this.timeoutMs = timeoutMs;
   }

@@ -5,10 +5,11 @@
 import type { ClientConfig } from "./config";
 import { CommandsApi } from "./CommandsApi";
 
-export { CommandsApi } from "./CommandsApi";
+export { CommandsApi, mintedSince } from "./CommandsApi";
 export type { CreateResult, ListOptions } from "./CommandsApi";
-export { RestClient } from "./RestClient";
-export type { RequestOptions, RestResponse } from "./RestClient";
+export { RestClient, SEND_AND_RETRY } from "./RestClient";
+export type { RequestOptions, RestResponse, RoomWait, SendPolicy } from "./RestClient";
+export { resendable } from "./retry";
 export type { ClientConfig, ClientEvent } from "./config";
 export {
   DEFAULT_API_URL,
@@ -25,6 +26,7 @@ export {
   HttpError,
   NetworkError,
   RateLimitError,
+  RateLimitNotWaitedError,
   ReauthorizationRequiredError,
   reportedLimit,
   ServiceApiError,

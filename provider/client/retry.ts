@@ -3,6 +3,7 @@
  */
 import { types } from "node:util";
 import type { TimeoutPhase } from "./errors";
+import { HttpError, NetworkError } from "./errors";
 import { isRecord } from "../schema";
 
 /** Server errors that are usually transient. */
@@ -60,6 +61,15 @@ export function classifyTransportError(error: unknown): TransportFailure {
   const retryable =
     (code !== undefined && RETRYABLE_CODES.has(code)) || /socket hang up/i.test(message);
   return { code: code ?? "UNKNOWN", message, retryable, timeout };
+}
+
+/**
+ * Whether a request that failed without a resend (`SendPolicy.resend` off) failed in a way
+ * a later try may not: a 5xx of RETRYABLE_STATUSES, a dropped connection, a timeout.
+ */
+export function resendable(error: unknown): boolean {
+  if (error instanceof HttpError) return RETRYABLE_STATUSES.has(error.status);
+  return error instanceof NetworkError && error.resendable;
 }
 
 function errorCode(error: unknown): string | undefined {

@@ -6,12 +6,8 @@
  * PUTs instead of 100 rate-limited POSTs.
  *
  * A bulk overwrite deletes every command its list leaves out, so the list is built from
- * the live scope (a list GET under the scope's lock, right before the PUT): every live
- * command the batch does not touch is carried unchanged (same id, every field the
- * endpoint's body accepts, the entry point included), updates are applied to their
- * command, creates are added (or, like the POST's upsert, take over the live command of
- * the same type and name), and only the ids the batch deletes are left out. A command
- * the stack does not manage is never left out.
+ * the live scope (a list GET under the scope's lock, right before the PUT; bulkBatchList.ts):
+ * a command the stack does not manage is never left out.
  *
  * Batching: the engine runs resource operations in parallel slots (`--parallel`, by
  * default 4 per CPU: 8 on a 2-core machine) and an operation holds its slot until it
@@ -22,39 +18,46 @@
  * a batch stays open while the scope's PUT would wait on its rate limit anyway, while its
  * creates go one POST each as far as the scope's create bucket takes them now
  * (`roomForPut`). Operations that arrive after a batch closed join the next one. A
- * batch is written under the scope's one lock (scopeOverwrite.ts), taken once the PUT and
- * the list GET have room (no rate-limit wait holds it), and its list is read after the
- * lock was taken: never the cache nor a previous answer, which another writer (a
- * `ScopeCommands`, another tool) may have overtaken since. The POSTs share the lock. (Measured with `npm run bench`: operations of one engine wave arrive spread
- * over 0.2-1.5 s on a loaded 2-core machine; 10 ms and 50 ms windows made more, smaller
- * PUTs than 200 ms. See docs/bulk-mode.md.)
+ * batch is written under the scope's one lock (scopeWrites.ts), taken once the PUT and
+ * the list GET have room and looked at again once held (no rate-limit wait holds it), and
+ * its list is read after the lock was taken: never the cache nor a previous answer, which
+ * another writer (a `ScopeCommands`, another tool) may have overtaken since. A try that
+ * fails (a 5xx, a dropped connection, a timeout, a 429) is tried again whole, from a new
+ * list (bulkBatchList.ts builds it), never resent with the old one's body. The POSTs
+ * share the lock. (Measured with `npm run bench`: operations of one engine wave arrive
+ * spread over 0.2-1.5 s on a loaded 2-core machine; 10 ms and 50 ms windows made more,
+ * smaller PUTs than 200 ms. See docs/bulk-mode.md.)
  *
  * The list carries every field the endpoint accepts or the service is known to keep
  * there (`nsfw` in a guild bulk body: blank in the spec's table, kept by the service;
- * emulator/README.md). A field the answer still lost is restored after the PUT by a
- * PATCH of only that field, for the commands concerned. The entry point is deleted on
- * its own (a PUT that leaves it out is refused with 50240), in its batch, before the PUT.
+ * emulator/README.md). A field the answer still lost is restored after the PUT, with the
+ * lock let go, by a PATCH of only that field, for the commands concerned. The entry point
+ * is deleted on its own (a PUT that leaves it out is refused with 50240), in its batch,
+ * before the PUT.
  *
  * Failure: when the PUT fails, every operation of the batch fails with the service's
  * error (the PUT is all or nothing on the service; the engine records none of them).
  */
 import type { CommandsApi, WireCommand, WireCommandBody } from "../client";
-import { CANONICAL_COMMAND_FIELDS, CommandType, patchBody } from "../schema";
+import { mintedSince } from "../client";
 import { Routes } from "../routes";
 import type { DeploymentClaims } from "./claims";
 import type { Clock } from "./clock";
 import type { ScopeCache } from "./scopeCache";
 import { JsonLinesFile } from "./jsonLinesFile";
-import type { ScopeLocks } from "./scopeOverwrite";
-import { freshScope, putScope, sameIdentity, withScopeList } from "./scopeOverwrite";
+import type { ScopeLocks } from "./scopeLocks";
+import type { IntendedCommand, PutResult } from "./scopeOverwrite";
+import { freshScope, putScope, restoreFields } from "./scopeOverwrite";
+import type { ListedWrite } from "./scopeWrites";
+import { createOne, triedAgain, withScopeList } from "./scopeWrites";
 import type { Warnings } from "./warnings";
 import { createsByPost, fillStep, holdStep } from "./bulkBatching";
+import type { BulkOperation, ListEntry } from "./bulkBatchList";
+import { buildBatchList, CommandGoneError } from "./bulkBatchList";
 import type { ProviderSettings } from "./settings";
+import type { TimingLog } from "./timingLog";
 
-export type BulkOperation =
-  | { readonly kind: "create"; readonly body: WireCommandBody }
-  | { readonly kind: "update"; readonly id: string; readonly body: WireCommandBody }
-  | { readonly kind: "delete"; readonly id: string };
+export type { BulkOperation };
 
 export interface BulkResult {
   /** The command as the service holds it after the batch (absent for a delete). */
@@ -63,22 +66,13 @@ export interface BulkResult {
   readonly created: boolean;
 }
 
-/** An update of a command that is no longer in the live scope (deleted outside the stack). */
-export class CommandGoneError extends Error {
-  constructor(readonly commandId: string) {
-    super(
-      `command ${commandId} is not in its scope's live list (deleted outside the stack): ` +
-        "run `pulumi refresh`, and the next `pulumi up` creates it again",
-    );
-    this.name = "CommandGoneError";
-  }
-}
-
 interface Pending {
   readonly op: BulkOperation;
   readonly arrivedAt: number;
   /** Taken into a batch (PUT or POSTs) and not settled yet: counted in `inFlight`. */
   inFlight: boolean;
+  /** Resolved or rejected (a later try of its batch leaves it out). */
+  settled: boolean;
   resolve(result: BulkResult): void;
   reject(error: unknown): void;
 }
@@ -113,6 +107,15 @@ export interface BulkRuntime {
   readonly scopeLocks: ScopeLocks;
   readonly warnings: Warnings;
   readonly claims: DeploymentClaims;
+  readonly timing: TimingLog;
+}
+
+/** A batch's PUT as it answered, under the lock, for `settleBatch` once the lock is let go. */
+interface PutBatch {
+  readonly list: ListEntry<Pending>[];
+  readonly sent: IntendedCommand[];
+  readonly results: PutResult[];
+  readonly deletes: Pending[];
 }
 
 function emptyStats(): BulkStats {
@@ -168,11 +171,14 @@ export class BulkWriter {
         op,
         arrivedAt: this.rt.clock.now(),
         inFlight: false,
+        settled: false,
         resolve: (result) => {
+          pending.settled = true;
           this.land(pending);
           resolve(result);
         },
         reject: (error) => {
+          pending.settled = true;
           this.land(pending);
           reject(error);
         },
@@ -206,19 +212,18 @@ export class BulkWriter {
         return;
       }
       // The scope's lock, once its list GET and PUT have room: the batch takes what
-      // arrived meanwhile too, and is built from a list read under the lock.
-      await withScopeList(this.rt, queue.applicationId, queue.guildId, async () => {
-        queue.scheduled = false;
-        batch = queue.pending.splice(0);
-        if (batch.length === 0) return;
-        this.inProgress.add(queue.key);
-        this.takeOff(batch);
-        try {
-          await this.runBatch(queue, batch, this.rt.clock.now() - holdStart);
-        } finally {
-          this.inProgress.delete(queue.key);
+      // arrived meanwhile too, and each try is built from a list read under the lock.
+      const put = await withScopeList(this.rt, queue.applicationId, queue.guildId, (write) => {
+        if (batch === undefined) {
+          queue.scheduled = false;
+          batch = queue.pending.splice(0);
+          this.inProgress.add(queue.key);
+          this.takeOff(batch);
+          if (batch.length > 0) this.logBatch(queue, batch, this.rt.clock.now() - holdStart, "put");
         }
+        return this.putBatch(queue, batch, write);
       });
+      if (put !== undefined) await this.settleBatch(queue, put);
     } catch (error) {
       if (batch === undefined) {
         queue.scheduled = false;
@@ -226,6 +231,8 @@ export class BulkWriter {
       }
       // Settled operations ignore a second settlement.
       for (const p of batch) p.reject(error);
+    } finally {
+      this.inProgress.delete(queue.key);
     }
   }
 
@@ -304,23 +311,16 @@ export class BulkWriter {
   }
 
   /**
-   * The batch's creates, one POST each. The scope's cached list (the next PUT's base) gets
-   * each created command; if any POST failed, the list is read again before the next PUT
-   * (a lost answer may hide a command the service made, which a PUT without it would delete).
+   * The batch's creates, one POST each. The scope's cached list gets each created command;
+   * if any POST failed, it is dropped (a lost answer may hide a command the service made).
    */
   private async runPosts(queue: ScopeQueue, batch: Pending[]): Promise<void> {
     const { applicationId, guildId } = queue;
     this.logBatch(queue, batch, 0, "post");
-    const api = this.rt.client;
-    // One-command writes: the scope's shared lock (never while a PUT is being built).
-    const results = await this.rt.scopeLocks.shared(applicationId, guildId, () =>
-      Promise.allSettled(
-        batch.map((p) => {
-          const body = (p.op as { body: WireCommandBody }).body;
-          return guildId === undefined
-            ? api.createGlobalCommand(applicationId, body)
-            : api.createGuildCommand(applicationId, guildId, body);
-        }),
+    // One-command writes: each under the scope's shared lock (never while a PUT is built).
+    const results = await Promise.allSettled(
+      batch.map((p) =>
+        createOne(this.rt, applicationId, guildId, (p.op as { body: WireCommandBody }).body),
       ),
     );
     const made: WireCommand[] = [];
@@ -418,137 +418,82 @@ export class BulkWriter {
     });
   }
 
-  private async runBatch(queue: ScopeQueue, batch: Pending[], heldMs = 0): Promise<void> {
+  /**
+   * One try of a batch, under the scope's lock: a list GET, the list built from it
+   * (bulkBatchList.ts), the entry points deleted on their own, the PUT. What fails alone
+   * is settled here (an update of a command gone, a refused entry point DELETE); what a
+   * later try may not meet throws, and the batch is tried again whole (scopeWrites.ts).
+   * Undefined: nothing was left to write.
+   */
+  private async putBatch(
+    queue: ScopeQueue,
+    batch: readonly Pending[],
+    write: ListedWrite,
+  ): Promise<PutBatch | undefined> {
     const { applicationId, guildId } = queue;
-    this.logBatch(queue, batch, heldMs, "put");
+    const open = batch.filter((p) => !p.settled);
+    if (open.length === 0) return undefined;
+    const live = await freshScope(this.rt, write, applicationId, guildId);
+    const firstPut = write.firstPutSentAt;
+    const plan = buildBatchList(
+      live,
+      open,
+      (id) => firstPut !== undefined && mintedSince(id, firstPut),
+    );
+    for (const { pending, id } of plan.gone) pending.reject(new CommandGoneError(id));
+    const deletedOnItsOwn = new Set<string>();
+    for (const { pending, id } of plan.entryPoints) {
+      try {
+        await write.api.deleteGlobalCommand(applicationId, id);
+      } catch (error) {
+        if (triedAgain(error)) throw error;
+        pending.reject(error);
+        continue;
+      }
+      // The cached list still holds it: no later read may carry it back.
+      this.rt.scopes.invalidateScope(applicationId, guildId);
+      deletedOnItsOwn.add(id);
+    }
+    const list = plan.entries.filter(
+      (e) => e.id === undefined || !(plan.leftOut.has(e.id) || deletedOnItsOwn.has(e.id)),
+    );
+    if (plan.leftOut.size === 0 && list.every((e) => e.waiting.length === 0)) {
+      // Nothing left to write (every operation failed, or deletes of commands already gone).
+      for (const p of plan.deletes) p.resolve({ command: undefined, created: false });
+      return undefined;
+    }
+    const sent = list.map((e) => ({
+      id: e.id,
+      intended: e.intended,
+      carried: e.waiting.length === 0,
+    }));
+    const results = await putScope(this.rt, write, applicationId, guildId, sent);
+    return { list, sent, results, deletes: plan.deletes };
+  }
 
-    const settled = new Set<Pending>();
-    const fail = (p: Pending, error: unknown): void => {
-      settled.add(p);
-      p.reject(error);
-    };
-    try {
-      // The caller holds the scope's lock: a list read now, not the cache (which another
-      // writer may have overtaken since the last PUT's answer).
-      const live = await freshScope(this.rt, applicationId, guildId);
-      const entries: Entry[] = live.map((c) => ({
-        id: c.id,
-        intended: { ...c },
-        waiting: [],
-        created: false,
-      }));
-      const byId = new Map(entries.map((e) => [e.id, e]));
-      const deletes: Pending[] = [];
-
-      for (const p of batch) {
-        const op = p.op;
-        if (op.kind === "delete") {
-          deletes.push(p);
-          continue;
-        }
-        if (op.kind === "update") {
-          const entry = byId.get(op.id);
-          if (entry === undefined) {
-            fail(p, new CommandGoneError(op.id));
-            continue;
-          }
-          entry.intended = applyPatch(entry.intended, op.body);
-          entry.waiting.push(p);
-          continue;
-        }
-        // A create is an upsert by (type, name), as the POST is: it takes over a live command.
-        const body = op.body as Record<string, unknown>;
-        const same = entries.find((e) => sameIdentity(e.intended, body));
-        if (same !== undefined && same.id !== undefined) {
-          same.intended = { ...body };
-          same.waiting.push(p);
+  /**
+   * After the batch's PUT, with the lock let go: the fields its answer lost are restored
+   * (one PATCH each), then every operation settles with its command.
+   */
+  private async settleBatch(queue: ScopeQueue, put: PutBatch): Promise<void> {
+    const { applicationId, guildId } = queue;
+    const results = await restoreFields(this.rt, applicationId, guildId, put.sent, put.results);
+    put.list.forEach((e, i) => {
+      const result = results[i];
+      for (const p of e.waiting) {
+        if (result === undefined || !result.ok) {
+          p.reject(result?.error ?? new Error("the bulk overwrite answered nothing"));
         } else {
-          entries.push({ id: undefined, intended: { ...body }, waiting: [p], created: true });
-        }
-      }
-      // A delete of an id that a create or update of this batch holds would delete a live
-      // command (names swapped); the original is gone already. Otherwise it leaves the list,
-      // except the entry point: a PUT that leaves it out is refused (50240, "delete it
-      // separately"), so it is deleted on its own first.
-      const removed = new Set<string>();
-      const deletedOnItsOwn = new Set<string>();
-      for (const p of deletes) {
-        if (p.op.kind !== "delete") continue;
-        const entry = byId.get(p.op.id);
-        if (entry === undefined || entry.waiting.length > 0) continue;
-        if (entry.intended["type"] === CommandType.PRIMARY_ENTRY_POINT) {
-          try {
-            await this.rt.client.deleteGlobalCommand(applicationId, p.op.id);
-          } catch (error) {
-            fail(p, error);
-            continue;
-          }
-          // The cached list still holds it: the next batch must not carry it back.
-          this.rt.scopes.invalidateScope(applicationId, guildId);
-          deletedOnItsOwn.add(p.op.id);
-          continue;
-        }
-        removed.add(p.op.id);
-      }
-      const list = entries.filter(
-        (e) => e.id === undefined || !(removed.has(e.id) || deletedOnItsOwn.has(e.id)),
-      );
-      if (removed.size === 0 && list.every((e) => e.waiting.length === 0)) {
-        // Nothing left to write (every operation failed, or deletes of commands already gone).
-        for (const p of deletes) {
-          if (settled.has(p)) continue;
-          settled.add(p);
-          p.resolve({ command: undefined, created: false });
-        }
-        return;
-      }
-
-      const results = await putScope(
-        this.rt,
-        applicationId,
-        guildId,
-        list.map((e) => ({ id: e.id, intended: e.intended, carried: e.waiting.length === 0 })),
-      );
-      list.forEach((e, i) => {
-        const result = results[i];
-        for (const p of e.waiting) {
-          if (result === undefined || !result.ok) {
-            fail(p, result?.error ?? new Error("the bulk overwrite answered nothing"));
-            continue;
-          }
-          settled.add(p);
           p.resolve({ command: result.command, created: e.created });
         }
-      });
-      for (const p of deletes) {
-        if (settled.has(p)) continue;
-        settled.add(p);
-        p.resolve({ command: undefined, created: false });
       }
-    } catch (error) {
-      for (const p of batch) if (!settled.has(p)) fail(p, error);
-    }
+    });
+    for (const p of put.deletes) p.resolve({ command: undefined, created: false });
   }
-}
-
-/** One command of the list the PUT sends. */
-interface Entry {
-  /** The live id; undefined for a command the batch creates. */
-  readonly id: string | undefined;
-  /** The whole command the scope should hold (wire fields). */
-  intended: Record<string, unknown>;
-  /** The operations that resolve with this command. */
-  readonly waiting: Pending[];
-  readonly created: boolean;
 }
 
 function routeParams(queue: ScopeQueue): Record<string, string> {
   const params: Record<string, string> = { applicationId: queue.applicationId };
   if (queue.guildId !== undefined) params["guildId"] = queue.guildId;
   return params;
-}
-
-/** The command a PATCH of `body` makes of `live`: what an update means in per-command mode. */
-function applyPatch(live: Record<string, unknown>, body: WireCommandBody): Record<string, unknown> {
-  return { ...live, ...patchBody(body, CANONICAL_COMMAND_FIELDS) };
 }

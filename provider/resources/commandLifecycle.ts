@@ -28,7 +28,8 @@ import { forEngine } from "./engineErrors";
 import type { ProviderRuntime } from "./runtime";
 import type { StackConfig } from "./settings";
 import { adoptLiveTwin } from "./liveTwin";
-import { scopeName, writeOne } from "./scopeOverwrite";
+import { scopeName } from "./scopeOverwrite";
+import { createOne, deleteOne, editOne, writeOne } from "./scopeWrites";
 import { Routes } from "../routes";
 import { createProblems, replacementNeedsRoom } from "./scopeLimits";
 import type { Bag, Path } from "./propertyBags";
@@ -320,14 +321,8 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvi
           if (r.command === undefined) throw new Error("bulk create answered without a command");
           result = { command: r.command, created: r.created };
         } else {
-          // Every write to a scope goes through its lock (scopeOverwrite.ts).
-          const post =
-            guildId === undefined ? Routes.createGlobalCommand : Routes.createGuildCommand;
-          result = await writeOne(rt, applicationId, guildId, post, () =>
-            guildId === undefined
-              ? api.createGlobalCommand(applicationId, body)
-              : api.createGuildCommand(applicationId, guildId, body),
-          );
+          // Every write to a scope goes through its lock (scopeWrites.ts).
+          result = await createOne(rt, applicationId, guildId, body);
           rt.scopes.invalidateScope(applicationId, guildId);
         }
       } catch (err) {
@@ -370,19 +365,13 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvi
         command = { id, version: String(olds["version"] ?? "") };
       } else {
         const patch = patchBody(body, fields) as WireCommandPatch;
-        const api = rt.client;
         if (rt.settings.writeMode === "bulk") {
           // A command gone from the live list fails with CommandGoneError (says to refresh).
           const r = await rt.bulk.write(applicationId, guildId, { kind: "update", id, body });
           command = r.command ?? { id, version: String(olds["version"] ?? "") };
         } else {
           // A command deleted outside the stack answers 10063: engineErrors.ts says to refresh.
-          const edit = guildId === undefined ? Routes.editGlobalCommand : Routes.editGuildCommand;
-          command = await writeOne(rt, applicationId, guildId, edit, () =>
-            guildId === undefined
-              ? api.editGlobalCommand(applicationId, id, patch)
-              : api.editGuildCommand(applicationId, guildId, id, patch),
-          );
+          command = await editOne(rt, applicationId, guildId, id, patch);
           rt.scopes.invalidateScope(applicationId, guildId);
         }
       }
@@ -401,17 +390,11 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvi
       const guildId = guildOf(props);
       // An unknown command (404/10063) is already gone: the client answers false, and
       // the delete is done.
-      const api = rt.client;
       if (rt.settings.writeMode === "bulk") {
         await rt.bulk.write(applicationId, guildId, { kind: "delete", id });
         return;
       }
-      const route = guildId === undefined ? Routes.deleteGlobalCommand : Routes.deleteGuildCommand;
-      await writeOne(rt, applicationId, guildId, route, () =>
-        guildId === undefined
-          ? api.deleteGlobalCommand(applicationId, id)
-          : api.deleteGuildCommand(applicationId, guildId, id),
-      );
+      await deleteOne(rt, applicationId, guildId, id);
       rt.scopes.invalidateScope(applicationId, guildId);
     },
   };

@@ -59,8 +59,8 @@ export async function adoptLiveTwin(
   guildId: string | undefined,
   body: WireCommandBody,
   bulk = false,
-  /** Runs the PATCH (the caller's per-scope write lock); default: at once. */
-  write: <T>(fn: () => Promise<T>) => Promise<T> = (fn) => fn(),
+  /** Runs the PATCH (the caller's per-scope write lock), on the client it is given; default: at once. */
+  write: <T>(fn: (api: CommandsApi) => Promise<T>) => Promise<T> = (fn) => fn(api),
 ): Promise<Adoption | undefined> {
   const twin = await findLiveTwin(scopes, applicationId, guildId, body);
   if (twin === undefined) return undefined;
@@ -69,10 +69,10 @@ export async function adoptLiveTwin(
   const renamed = twin.name !== body.name; // only the application's entry point
   if (bulk && !renamed) return undefined;
   const patch = patchBody(body, fields) as WireCommandPatch;
-  const command = await write(() =>
+  const command = await write((writer) =>
     guildId === undefined
-      ? api.editGlobalCommand(applicationId, twin.id, patch)
-      : api.editGuildCommand(applicationId, guildId, twin.id, patch),
+      ? writer.editGlobalCommand(applicationId, twin.id, patch)
+      : writer.editGuildCommand(applicationId, guildId, twin.id, patch),
   );
   // A rename drops the command's overwrites.
   if (renamed) scopes.invalidateApplicationPermissions(applicationId);

@@ -17,7 +17,7 @@ import type { Clock } from "./clock";
 import { systemClock } from "./clock";
 import { DeploymentMemory } from "./deploymentMemory";
 import { ScopeCache } from "./scopeCache";
-import { ScopeLocks } from "./scopeOverwrite";
+import { ScopeLocks } from "./scopeLocks";
 import type { ProviderSettings, StackConfig } from "./settings";
 import { CONFIG_NAMESPACES, inNamespace, readSettings } from "./settings";
 import { TimingLog } from "./timingLog";
@@ -45,7 +45,7 @@ export class ProviderRuntime {
   readonly claims = new DeploymentClaims();
   readonly scopes: ScopeCache;
   readonly bulk: BulkWriter;
-  /** Each scope's one lock, through which every write to the scope goes (scopeOverwrite.ts). */
+  /** Each scope's one lock, through which every write to the scope goes (scopeLocks.ts). */
   readonly scopeLocks = new ScopeLocks();
   /** Warning lines for the user (warnings.ts). */
   readonly warnings: Warnings;

@@ -41,8 +41,9 @@ import type { Bag } from "./propertyBags";
 import { omit, optionalString, UNKNOWN, unknownPaths, withoutUnknowns } from "./propertyBags";
 import type { ProviderRuntime } from "./runtime";
 import type { StackConfig } from "./settings";
-import { freshScope, overwriteScope, sameIdentity, withScopeList } from "./scopeOverwrite";
-import type { IntendedCommand } from "./scopeOverwrite";
+import { finishOverwrite, freshScope, overwriteScope, sameIdentity } from "./scopeOverwrite";
+import type { IntendedCommand, PutResult } from "./scopeOverwrite";
+import { createOne, deleteOne, editOne, withScopeList } from "./scopeWrites";
 import { planScopeWrite } from "./scopeWritePlan";
 import { commandKey } from "./commandKeys";
 
@@ -251,21 +252,20 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
     return failures;
   }
 
-  /** Writes `changes` one request each (planned small enough; none touches another command). */
+  /**
+   * Writes `changes` one request each (planned small enough; none touches another command),
+   * each under the scope's shared lock (scopeWrites.ts).
+   */
   async function writeEach(
     applicationId: string,
     guildId: string | undefined,
     changes: readonly Change[],
     ids: Record<string, string>,
   ): Promise<void> {
-    const api = rt.client;
     // Deletes first: a rename in a full scope needs the room.
     for (const c of changes) {
       if (c.kind !== "delete" || c.id === undefined) continue;
-      if (!rt.deployment.isLiveCommand(c.id)) {
-        if (guildId === undefined) await api.deleteGlobalCommand(applicationId, c.id);
-        else await api.deleteGuildCommand(applicationId, guildId, c.id);
-      }
+      if (!rt.deployment.isLiveCommand(c.id)) await deleteOne(rt, applicationId, guildId, c.id);
       delete ids[c.key];
     }
     for (const c of changes) {
@@ -274,10 +274,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
       if (c.kind === "edit" && c.id !== undefined) {
         const patch = patchBody(c.body, c.fields ?? []) as WireCommandPatch;
         try {
-          command =
-            guildId === undefined
-              ? await api.editGlobalCommand(applicationId, c.id, patch)
-              : await api.editGuildCommand(applicationId, guildId, c.id, patch);
+          command = await editOne(rt, applicationId, guildId, c.id, patch);
         } catch (err) {
           // Deleted outside the stack since the last refresh: created again below.
           if (!isGone(err)) throw err;
@@ -285,10 +282,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
       }
       if (command === undefined) {
         // Create is an upsert by name: a live command of this name is taken over.
-        const created =
-          guildId === undefined
-            ? await api.createGlobalCommand(applicationId, c.body)
-            : await api.createGuildCommand(applicationId, guildId, c.body);
+        const created = await createOne(rt, applicationId, guildId, c.body);
         command = created.command;
       }
       ids[c.key] = command.id;
@@ -310,8 +304,9 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
     managedIds: Record<string, string>,
   ): Promise<Record<string, string>> {
     const scope: Scope = guildId === undefined ? "global" : "guild";
-    return withScopeList(rt, applicationId, guildId, async () => {
-      const live = await freshScope(rt, applicationId, guildId);
+    // Under the lock, tried again whole from a new list after a failure (scopeWrites.ts).
+    const written = await withScopeList(rt, applicationId, guildId, async (write) => {
+      const live = await freshScope(rt, write, applicationId, guildId);
       const managed = new Set(Object.values(managedIds));
       const bodies = Object.entries(declared).map(
         ([key, args]) => [key, wireBody(key, args, scope)] as const,
@@ -347,23 +342,29 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
         keyAt.push(key);
         differs = true;
       }
-      const ids: Record<string, string> = {};
-      if (!differs) {
-        // The scope holds every command as declared already: adopted, no write.
-        list.forEach((e, i) => {
-          const key = keyAt[i];
-          if (key !== undefined && e.id !== undefined) ids[key] = e.id;
-        });
-      } else {
-        const answer = await overwriteScope(rt, applicationId, guildId, live, list);
-        answer.forEach((command, i) => {
-          const key = keyAt[i];
-          if (key !== undefined && command !== undefined) ids[key] = command.id;
-        });
-      }
-      for (const id of Object.values(ids)) rt.deployment.commandWritten(id);
-      return ids;
+      const put: PutResult[] | undefined = differs
+        ? await overwriteScope(rt, write, applicationId, guildId, live, list)
+        : undefined;
+      return { list, keyAt, put };
     });
+    const { list, keyAt, put } = written;
+    const ids: Record<string, string> = {};
+    if (put === undefined) {
+      // The scope holds every command as declared already: adopted, no write.
+      list.forEach((e, i) => {
+        const key = keyAt[i];
+        if (key !== undefined && e.id !== undefined) ids[key] = e.id;
+      });
+    } else {
+      // With the lock let go: the fields the answer lost are restored one PATCH each.
+      const answer = await finishOverwrite(rt, applicationId, guildId, list, put);
+      answer.forEach((command, i) => {
+        const key = keyAt[i];
+        if (key !== undefined && command !== undefined) ids[key] = command.id;
+      });
+    }
+    for (const id of Object.values(ids)) rt.deployment.commandWritten(id);
+    return ids;
   }
 
   const provider: ScopeCommandsProvider = {
@@ -547,10 +548,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
       let next: Record<string, string>;
       if (plan === "none") next = ids;
       else if (plan === "each") {
-        // One-command writes: the scope's shared lock (scopeOverwrite.ts).
-        await rt.scopeLocks.shared(applicationId, guildId, () =>
-          writeEach(applicationId, guildId, changes, ids),
-        );
+        await writeEach(applicationId, guildId, changes, ids);
         next = ids;
       } else {
         next = await writeOverwrite(applicationId, guildId, definitions(news), commandIds(olds));
@@ -567,9 +565,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
       const plan = planScopeWrite({ creates: 0, edits: 0, deletes: changes.length });
       if (plan === "none") return;
       if (plan === "each") {
-        await rt.scopeLocks.shared(applicationId, guildId, () =>
-          writeEach(applicationId, guildId, changes, { ...ids }),
-        );
+        await writeEach(applicationId, guildId, changes, { ...ids });
         return;
       }
       await writeOverwrite(applicationId, guildId, {}, ids);

@@ -8,12 +8,13 @@
  * one lock on the provider runtime (`ScopeLocks`): a PUT (a `ScopeCommands` overwrite, a
  * bulk batch of single resources) holds it alone, from a list GET made after it was taken
  * to the PUT's answer (`withScopeList`, `freshScope`); one-command writes (POST, PATCH,
- * DELETE) share it (`writeOne`). So no write of this deployment lands between a PUT and
- * the list it was built from, and another writer's new command can be lost only if it
- * lands within that one round trip (GET, then PUT: 10-25 ms measured against the
- * emulator, test/provider/scopeWriters.test.ts). A command another writer deletes in
- * that window is made again by the PUT, which carried it: the write succeeds and the
- * user is told in one warning line (`putScope`).
+ * DELETE) share it (`writeOne`). A PUT is never sent again with an earlier list's body: a
+ * failed try is tried again whole, from a new list GET (scopeWrites.ts). So no write of
+ * this deployment lands between a PUT and the list it was built from, and another
+ * writer's new command can be lost only if it lands within that one round trip (GET, then
+ * PUT; measured under injected faults: docs/bulk-mode.md). A command another writer
+ * deletes in that window is made again by the PUT, which carried it: the write succeeds
+ * and the user is told in one warning line (`putScope`).
  */
 import type { WireCommand, WireCommandBody, WireCommandPatch } from "../client";
 import type { CanonicalCommandField, CommandField, Scope, Where } from "../schema";
@@ -26,12 +27,22 @@ import {
   diffCommandFields,
   patchBody,
 } from "../schema";
-import { DEFAULT_MAX_RATE_LIMIT_WAIT_MS } from "../client";
-import type { RouteDef, RouteParams } from "../routes";
-import { Routes } from "../routes";
-import type { ProviderRuntime } from "./runtime";
-import { scopeKey } from "./scopeCache";
+import type { DeploymentClaims } from "./claims";
+import type { ScopeCache } from "./scopeCache";
+import type { Warnings } from "./warnings";
 import { racedOverwriteWarning } from "./warnings";
+import type { ListedWrite, ScopeWriteRuntime } from "./scopeWrites";
+import { editOne } from "./scopeWrites";
+
+/**
+ * The parts of the provider runtime a scope's writes use (named here, not taken from
+ * `ProviderRuntime`, which builds the bulk writer that uses this module: no import circle).
+ */
+export interface ScopeParts {
+  readonly scopes: ScopeCache;
+  readonly warnings: Warnings;
+  readonly claims: DeploymentClaims;
+}
 
 /** Whether two commands have one identity in a scope: type and name. */
 export function sameIdentity(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
@@ -90,192 +101,43 @@ export interface IntendedCommand {
   readonly carried?: boolean;
 }
 
-/** One caller waiting for a scope's lock. */
-interface LockWaiter {
-  readonly exclusive: boolean;
-  start(): void;
-}
-
-/** A scope's lock: who holds it and who waits, first come first served. */
-interface LockState {
-  /** Holders now: one exclusive, or any number of shared ones. */
-  active: number;
-  exclusive: boolean;
-  readonly queue: LockWaiter[];
-}
-
-/**
- * The one lock per scope of a runtime, through which every write to the scope goes:
- *
- * - `run` (exclusive): a write built from the scope's list, a list GET then the PUT built
- *   from it (a `ScopeCommands` overwrite, a bulk batch of single resources). Nothing else
- *   of this runtime writes the scope meanwhile, so no write of the deployment lands
- *   between the GET and the PUT (the PUT would delete a command it created, or revert an
- *   edit).
- * - `shared`: a write of one command (POST, PATCH, DELETE), which touches no other
- *   command: any number of them at once, never during an exclusive write.
- *
- * First come, first served: a shared write that arrives while an exclusive one waits
- * queues behind it, so a stream of one-command writes never starves an overwrite.
- * A failed write releases the lock like a successful one.
- */
-export class ScopeLocks {
-  private readonly states = new Map<string, LockState>();
-
-  run<T>(applicationId: string, guildId: string | undefined, fn: () => Promise<T>): Promise<T> {
-    return this.acquire(scopeKey(applicationId, guildId), true, fn);
-  }
-
-  shared<T>(applicationId: string, guildId: string | undefined, fn: () => Promise<T>): Promise<T> {
-    return this.acquire(scopeKey(applicationId, guildId), false, fn);
-  }
-
-  /** Whether any write of the scope holds or waits for its lock (tests). */
-  busy(applicationId: string, guildId: string | undefined): boolean {
-    return this.states.has(scopeKey(applicationId, guildId));
-  }
-
-  private acquire<T>(key: string, exclusive: boolean, fn: () => Promise<T>): Promise<T> {
-    let found = this.states.get(key);
-    if (found === undefined) {
-      found = { active: 0, exclusive: false, queue: [] };
-      this.states.set(key, found);
-    }
-    const state = found;
-    return new Promise<T>((resolve, reject) => {
-      const release = (): void => {
-        state.active--;
-        if (state.active === 0) state.exclusive = false;
-        this.pump(key, state);
-      };
-      // Called at once when the lock is free: a shared write's request is queued in its
-      // rate-limit bucket before the next caller looks at the bucket's room.
-      const start = (): void => {
-        state.active++;
-        state.exclusive = exclusive;
-        let done: Promise<T>;
-        try {
-          done = fn();
-        } catch (error) {
-          done = Promise.reject(error);
-        }
-        done.then(
-          (value) => {
-            release();
-            resolve(value);
-          },
-          (error: unknown) => {
-            release();
-            reject(error);
-          },
-        );
-      };
-      const free = state.active === 0 || (!exclusive && !state.exclusive);
-      if (free && state.queue.length === 0) start();
-      else state.queue.push({ exclusive, start });
-    });
-  }
-
-  private pump(key: string, state: LockState): void {
-    for (;;) {
-      const next = state.queue[0];
-      if (next === undefined) break;
-      if (state.active > 0 && (next.exclusive || state.exclusive)) break;
-      state.queue.shift();
-      next.start();
-      if (next.exclusive) break;
-    }
-    if (state.active === 0 && state.queue.length === 0) this.states.delete(key);
-  }
-}
-
-/** What the scope's writes need of the provider runtime. */
-export type ScopeWriteRuntime = Pick<
-  ProviderRuntime,
-  "client" | "clock" | "scopeLocks" | "settings" | "scopes" | "warnings"
->;
-
-function routeParams(applicationId: string, guildId: string | undefined): RouteParams {
-  return guildId === undefined ? { applicationId } : { applicationId, guildId };
-}
-
-/**
- * Waits, without holding the scope's lock, until every one of `routes` has room in its
- * rate-limit bucket: a write does not hold the scope while it waits for its bucket. A
- * wait longer than the client's budget is not waited here: the client fails the request
- * at once and says why (the daily create limit's 429 form).
- */
-export async function roomFor(
-  rt: Pick<ProviderRuntime, "client" | "clock" | "settings">,
-  applicationId: string,
-  guildId: string | undefined,
-  routes: readonly RouteDef[],
-): Promise<void> {
-  const params = routeParams(applicationId, guildId);
-  const budget = rt.settings.client.maxRateLimitWaitMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT_MS;
-  for (;;) {
-    const rest = rt.client.rest;
-    const waits = routes.map((r) =>
-      rest.rateLimitRoom(r, params) > 0 ? 0 : Math.max(rest.rateLimitWaitMs(r, params), 10),
-    );
-    const wait = Math.max(0, ...waits);
-    if (wait === 0 || wait > budget) return;
-    await rt.clock.sleep(wait);
-  }
-}
-
-/**
- * One write of one command (POST, PATCH, DELETE on `route`) under the scope's shared lock,
- * taken once the route's bucket has room (so a rate-limit wait does not hold the scope).
- */
-export async function writeOne<T>(
-  rt: Pick<ProviderRuntime, "client" | "clock" | "settings" | "scopeLocks">,
-  applicationId: string,
-  guildId: string | undefined,
-  route: RouteDef,
-  fn: () => Promise<T>,
-): Promise<T> {
-  await roomFor(rt, applicationId, guildId, [route]);
-  return rt.scopeLocks.shared(applicationId, guildId, fn);
-}
-
-/**
- * A write built from the scope's list, under the scope's exclusive lock, taken once the
- * list GET and the PUT have room in their buckets: `fn` reads the list (`freshScope`)
- * after the lock was taken and PUTs at once, so the window in which another writer's
- * change can be lost is that one round trip.
- */
-export async function withScopeList<T>(
-  rt: Pick<ProviderRuntime, "client" | "clock" | "settings" | "scopeLocks">,
-  applicationId: string,
-  guildId: string | undefined,
-  fn: () => Promise<T>,
-): Promise<T> {
-  const routes =
-    guildId === undefined
-      ? [Routes.listGlobalCommands, Routes.bulkOverwriteGlobalCommands]
-      : [Routes.listGuildCommands, Routes.bulkOverwriteGuildCommands];
-  await roomFor(rt, applicationId, guildId, routes);
-  return rt.scopeLocks.run(applicationId, guildId, fn);
-}
-
 /**
  * The scope's live commands as they are now: a list GET made right before the PUT that is
  * built from it (never the refresh cache, which may be minutes old in a long `up`, nor an
  * earlier answer, which another writer may have overtaken since).
  */
 export async function freshScope(
-  rt: Pick<ProviderRuntime, "scopes">,
+  rt: Pick<ScopeParts, "scopes">,
+  write: ListedWrite,
   applicationId: string,
   guildId: string | undefined,
 ): Promise<WireCommand[]> {
   rt.scopes.invalidateScope(applicationId, guildId);
-  return [...(await rt.scopes.scopeCommands(applicationId, guildId)).values()];
+  write.listing();
+  const options = { withLocalizations: true };
+  const live =
+    guildId === undefined
+      ? await write.api.listGlobalCommands(applicationId, options)
+      : await write.api.listGuildCommands(applicationId, guildId, options);
+  rt.scopes.primeScope(applicationId, guildId, live);
+  return live;
 }
 
 /** One list element's outcome: the command the scope now holds for it, or why there is none. */
 export type OverwriteResult =
   | { readonly ok: true; readonly command: WireCommand }
+  | { readonly ok: false; readonly error: unknown };
+
+/**
+ * One list element's outcome as the PUT answered it, with the fields its answer lost, which
+ * a PATCH restores once the scope's exclusive lock is let go (`restoreFields`).
+ */
+export type PutResult =
+  | {
+      readonly ok: true;
+      readonly command: WireCommand;
+      readonly lost: readonly CanonicalCommandField[];
+    }
   | { readonly ok: false; readonly error: unknown };
 
 /** How messages name a scope. */
@@ -286,36 +148,39 @@ export function scopeName(applicationId: string, guildId: string | undefined): s
 }
 
 /**
- * Sends `list` as the scope's whole list in one PUT, then restores with one PATCH each
- * the fields the body could not carry. Answers each element's outcome, in order: an
- * element the answer lacks, or whose PATCH failed, fails alone (the others are written);
- * a `carried` element the answer lacks or renumbers (another writer deleted it in the
- * window) is answered as the service now holds it, with one warning line.
- * The PUT's own failure throws. The scope's cached list becomes the answer. The caller
- * holds the scope's lock and has built `list` from the whole scope.
+ * Sends `list` as the scope's whole list in one PUT (sent once: `write.api`). Answers each
+ * element's outcome, in order, with the fields the body could not carry and the answer
+ * lost (`restoreFields` PATCHes them): an element the answer lacks fails alone (the
+ * others are written); a `carried` element the answer lacks or renumbers (another writer
+ * deleted it in the window) is answered as the service now holds it, with one warning
+ * line. The PUT's own failure throws. The scope's cached list becomes the answer. The
+ * caller holds the scope's lock and has built `list` from the whole scope just now.
  */
 export async function putScope(
-  rt: Pick<ProviderRuntime, "client" | "scopes" | "warnings" | "claims">,
+  rt: Pick<ScopeParts, "scopes" | "warnings" | "claims">,
+  write: ListedWrite,
   applicationId: string,
   guildId: string | undefined,
   list: readonly IntendedCommand[],
-): Promise<OverwriteResult[]> {
+): Promise<PutResult[]> {
   const scope: Scope = guildId === undefined ? "global" : "guild";
-  const api = rt.client;
+  const api = write.api;
   const where: Where = `${scope}:bulk`;
   const bodies = list.map((e) => bulkBody(e.id, e.intended, scope, where));
   let answer: WireCommand[];
+  write.putting();
   try {
     answer =
       guildId === undefined
         ? await api.bulkOverwriteGlobalCommands(applicationId, bodies)
         : await api.bulkOverwriteGuildCommands(applicationId, guildId, bodies);
   } catch (err) {
+    write.putSettled(false);
     rt.scopes.invalidateScope(applicationId, guildId);
     throw err;
   }
-  const patched = new Map<string, WireCommand>();
-  const results: OverwriteResult[] = [];
+  write.putSettled(true);
+  const results: PutResult[] = [];
   for (const e of list) {
     let found =
       e.id !== undefined
@@ -341,7 +206,7 @@ export async function putScope(
         results.push({ ok: false, error: new Error(`the unmanaged command ${name} is gone`) });
         continue;
       }
-      results.push({ ok: true, command: found });
+      results.push({ ok: true, command: found, lost: [] });
       continue;
     }
     if (found === undefined) {
@@ -354,53 +219,87 @@ export async function putScope(
       });
       continue;
     }
-    const lost = fieldsTheBodyCannotCarry(e.intended, found, where);
-    if (lost.length === 0) {
-      results.push({ ok: true, command: found });
+    results.push({
+      ok: true,
+      command: found,
+      lost: fieldsTheBodyCannotCarry(e.intended, found, where),
+    });
+  }
+  // The answer is the scope's whole list: the deployment's next reads start from it.
+  rt.scopes.primeScope(applicationId, guildId, answer);
+  return results;
+}
+
+/**
+ * Restores, one PATCH each, the fields a PUT's answer lost (`PutResult.lost`), once the
+ * caller has let the scope's exclusive lock go: each is a one-command write (`writeOne`),
+ * which never waits for a rate limit holding the lock. A failed PATCH fails its element
+ * alone.
+ */
+export async function restoreFields(
+  rt: ScopeWriteRuntime & Pick<ScopeParts, "scopes">,
+  applicationId: string,
+  guildId: string | undefined,
+  list: readonly IntendedCommand[],
+  results: readonly PutResult[],
+): Promise<OverwriteResult[]> {
+  const out: OverwriteResult[] = [];
+  for (const [i, r] of results.entries()) {
+    const intended = list[i]?.intended;
+    if (!r.ok || r.lost.length === 0 || intended === undefined) {
+      out.push(r.ok ? { ok: true, command: r.command } : r);
       continue;
     }
+    const patch = patchBody(intended, r.lost) as WireCommandPatch;
     try {
-      const patch = patchBody(e.intended, lost) as WireCommandPatch;
-      const command =
-        guildId === undefined
-          ? await api.editGlobalCommand(applicationId, found.id, patch)
-          : await api.editGuildCommand(applicationId, guildId, found.id, patch);
-      patched.set(command.id, command);
-      results.push({ ok: true, command });
+      const command = await editOne(rt, applicationId, guildId, r.command.id, patch);
+      out.push({ ok: true, command });
     } catch (error) {
-      results.push({ ok: false, error });
+      out.push({ ok: false, error });
     }
+    // The cached list is the PUT's answer, which lacks what the PATCH restored.
+    rt.scopes.invalidateScope(applicationId, guildId);
   }
-  // The answer is the scope's whole list: the next write of the deployment starts from it.
-  rt.scopes.primeScope(
-    applicationId,
-    guildId,
-    answer.map((c) => patched.get(c.id) ?? c),
-  );
-  return results;
+  return out;
 }
 
 /**
  * Writes `list` as the scope's whole list: the entry points the list leaves out are
  * deleted on their own first (a PUT that leaves one out is refused, 50240), then
- * `putScope`. Answers each list element's command, in order (undefined for a `carried`
- * element the answer lacks); any other element's failure fails the whole (its resource
- * holds the whole list). The caller holds the scope's lock.
+ * `putScope`. The caller holds the scope's lock, has read `live` just now, and then lets
+ * the lock go and calls `finishOverwrite`.
  */
 export async function overwriteScope(
-  rt: ProviderRuntime,
+  rt: Pick<ScopeParts, "scopes" | "warnings" | "claims">,
+  write: ListedWrite,
   applicationId: string,
   guildId: string | undefined,
   live: readonly WireCommand[],
   list: readonly IntendedCommand[],
-): Promise<(WireCommand | undefined)[]> {
+): Promise<PutResult[]> {
   const kept = new Set(list.map((e) => e.id).filter((id) => id !== undefined));
   for (const c of live) {
     if (c.type === CommandType.PRIMARY_ENTRY_POINT && !kept.has(c.id)) {
-      await rt.client.deleteGlobalCommand(applicationId, c.id);
+      await write.api.deleteGlobalCommand(applicationId, c.id);
     }
   }
-  const results = await putScope(rt, applicationId, guildId, list);
+  return putScope(rt, write, applicationId, guildId, list);
+}
+
+/**
+ * After `overwriteScope`, with the lock let go: restores the fields its answer lost, and
+ * answers each list element's command, in order (undefined for a `carried` element the
+ * answer lacks); any other element's failure fails the whole (its resource holds the
+ * whole list).
+ */
+export async function finishOverwrite(
+  rt: ScopeWriteRuntime & Pick<ScopeParts, "scopes">,
+  applicationId: string,
+  guildId: string | undefined,
+  list: readonly IntendedCommand[],
+  put: readonly PutResult[],
+): Promise<(WireCommand | undefined)[]> {
+  const results = await restoreFields(rt, applicationId, guildId, list, put);
   const failed = results.find((r, i) => !r.ok && list[i]?.carried !== true);
   if (failed !== undefined && !failed.ok) {
     rt.scopes.invalidateScope(applicationId, guildId);

@@ -2,7 +2,9 @@
  * `DISCORD_TIMING_LOG=<file>`: where a provider process spends a deployment, as JSON lines
  * appended to the file. One line when the process first logs (its pid and when it
  * started), one per provider call (check, diff, create, read, update, delete: when it
- * started and how long it took) and one per rate-limit wait of the client. With the
+ * started and how long it took), one per rate-limit wait of the client and one per bulk
+ * overwrite PUT sent (its window: from the list GET its body was built from to its
+ * answer, in which another writer's change can be lost; scopeWrites.ts). With the
  * engine's own timings (the CLI's wall time, the program's), this splits a slow `up` into
  * the engine, the program, the provider and its waits: `npm run bench -- --scale` reads it.
  *
@@ -30,6 +32,18 @@ export type TimingLine =
       readonly route: string;
       readonly at: number;
       readonly waitMs: number;
+    }
+  | {
+      readonly type: "overwrite";
+      readonly pid: number;
+      readonly scope: "global" | "guild";
+      /** When the PUT settled (epoch ms). */
+      readonly at: number;
+      /** From the list GET's sending to the PUT's answer (or failure), ms. */
+      readonly windowMs: number;
+      /** 1 for the write's first try, 2 for the next (a new list GET, then a PUT)... */
+      readonly attempt: number;
+      readonly ok: boolean;
     };
 
 export class TimingLog {
@@ -64,6 +78,22 @@ export class TimingLog {
       at: Math.round(at),
       ms,
       failed,
+    });
+  }
+
+  /** One bulk overwrite PUT settled: `listSentAt` is when its list GET was sent (`time()`). */
+  overwrite(scope: "global" | "guild", listSentAt: number, attempt: number, ok: boolean): void {
+    if (!this.enabled) return;
+    const now = this.now();
+    const windowMs = Math.round((now - listSentAt) * 10) / 10;
+    this.write({
+      type: "overwrite",
+      pid: process.pid,
+      scope,
+      at: Math.round(now),
+      windowMs,
+      attempt,
+      ok,
     });
   }
 

@@ -5,9 +5,12 @@ import {
   HttpError,
   NetworkError,
   RateLimitError,
+  RateLimitNotWaitedError,
+  resendable,
   ServiceApiError,
   TimeoutError,
 } from "../../provider/client";
+import { Routes } from "../../provider/routes";
 import type { Recorded, Reply, ScriptedServer } from "./scriptedServer";
 import { FakeClock, until, wireCommand, useScriptedServer } from "./scriptedServer";
 
@@ -411,5 +414,82 @@ describe("accounting and events", () => {
     });
     server.reset(() => ok);
     await expect(api.listGlobalCommands(APP)).resolves.toHaveLength(1);
+  });
+});
+
+describe("a request whose caller does the waits and resends (SendPolicy)", () => {
+  const once = { resend: false, waitForRateLimits: false };
+
+  test.each([500, 502, 503, 504])("sent once: %i throws at once, resendable", async (status) => {
+    const { api, clock } = client();
+    server.reset(script({ status, text: "upstream trouble" }, ok));
+    const error = await api
+      .sending(once)
+      .listGlobalCommands(APP)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(resendable(error)).toBe(true);
+    expect(server.hits).toHaveLength(1);
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  test("sent once: a dropped connection throws at once, resendable; a 400 is not", async () => {
+    const { api } = client();
+    server.reset(script("destroy", { status: 400, json: { code: 50035, message: "Invalid" } }));
+    const dropped = await api
+      .sending(once)
+      .listGlobalCommands(APP)
+      .catch((e: unknown) => e);
+    expect(dropped).toBeInstanceOf(NetworkError);
+    expect(resendable(dropped)).toBe(true);
+    const refused = await api
+      .sending(once)
+      .listGlobalCommands(APP)
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ServiceApiError);
+    expect(resendable(refused)).toBe(false);
+    expect(server.hits).toHaveLength(2);
+  });
+
+  test("no rate-limit wait: a 429 throws RateLimitNotWaitedError at once, and a request the bucket would hold is not sent", async () => {
+    const { api, clock, events } = client();
+    const failFast = api.sending({ resend: true, waitForRateLimits: false });
+    server.reset(
+      script({ status: 429, json: { message: "slow", retry_after: 1.5, global: false } }),
+    );
+    const limited = await failFast.listGlobalCommands(APP).catch((e: unknown) => e);
+    expect(limited).toBeInstanceOf(RateLimitNotWaitedError);
+    expect((limited as RateLimitNotWaitedError).retryAfterMs).toBe(1500);
+    // The bucket now says wait: the next request throws without being sent.
+    const held = await failFast.listGlobalCommands(APP).catch((e: unknown) => e);
+    expect(held).toBeInstanceOf(RateLimitNotWaitedError);
+    expect(server.hits).toHaveLength(1);
+    expect(clock.sleeps).toEqual([]);
+    expect(events.filter((e) => e.type === "rateLimited")).toEqual([]);
+    // The waits are the caller's: the client says how long, for every route it will send.
+    const routes = [Routes.listGlobalCommands, Routes.bulkOverwriteGlobalCommands];
+    expect(api.rest.roomWait(routes, { applicationId: APP })).toMatchObject({
+      waitMs: 1500,
+      def: Routes.listGlobalCommands,
+      global: false,
+    });
+  });
+
+  test("roomWait: two requests on one bucket need room for two while its window lasts", async () => {
+    const { api } = client();
+    server.reset(() => ({
+      status: 200,
+      json: [],
+      headers: {
+        "x-ratelimit-bucket": "shared",
+        "x-ratelimit-remaining": "1",
+        "x-ratelimit-reset-after": "2",
+      },
+    }));
+    await api.listGlobalCommands(APP);
+    const params = { applicationId: APP };
+    expect(api.rest.roomWait([Routes.listGlobalCommands], params)).toBeUndefined();
+    const twice = [Routes.listGlobalCommands, Routes.listGlobalCommands];
+    expect(api.rest.roomWait(twice, params)?.waitMs).toBe(2000);
   });
 });

@@ -85,6 +85,7 @@ test("a failure before the batch is taken fails its operations; the scope's next
     scopeLocks: runtime.scopeLocks,
     warnings: runtime.warnings,
     claims: runtime.claims,
+    timing: runtime.timing,
   };
   const writer = new BulkWriter(flaky);
   const body = { name: "one", description: "One" };

@@ -3,6 +3,7 @@
  * versus update, drift detection, 404s, the name swap and the refresh request count.
  */
 import type { RunningEmulator } from "../../emulator";
+import { CommandsApi } from "../../provider/client";
 import { Api, rec } from "../emulator/helpers";
 import type { Bag } from "./helpers";
 import {
@@ -185,7 +186,7 @@ describe("create, read, update, delete", () => {
     const inputs = globalInputs(emu, rich);
     const created = await globalProvider.create(inputs);
     emu.control.resetLog();
-    const edit = jest.spyOn(runtime.client, "editGlobalCommand");
+    const edit = jest.spyOn(CommandsApi.prototype, "editGlobalCommand");
     await globalProvider.update(created.id, created.outs, { ...inputs, nsfw: true });
     expect(writes(emu).map((e) => e.method)).toEqual(["PATCH"]);
     expect(edit.mock.calls).toEqual([[emu.applicationId, created.id, { nsfw: true }]]);
@@ -198,7 +199,7 @@ describe("create, read, update, delete", () => {
     const created = await globalProvider.create(inputs);
     const { nameLocalizations: _n, options: _o, defaultMemberPermissions: _d, ...rest } = inputs;
     const news = { ...rest, contexts: [0] };
-    const edit = jest.spyOn(runtime.client, "editGlobalCommand");
+    const edit = jest.spyOn(CommandsApi.prototype, "editGlobalCommand");
     await globalProvider.update(created.id, created.outs, news);
     expect(edit.mock.calls[0]?.[2]).toEqual({
       contexts: [0],

@@ -252,7 +252,7 @@ describe("ScopeCommands", () => {
     expect(String(err)).toMatch(/guild 999999999999999999/);
   });
 
-  test("a PUT whose answer is lost after the service applied it: the next up ends with exactly the declared commands", async () => {
+  test("a PUT whose answer is lost after the service applied it: tried again from a new list, which finds it done", async () => {
     const p = await fresh();
     const other = await seedOther("not-ours");
     emu.control.setFaults({
@@ -265,20 +265,25 @@ describe("ScopeCommands", () => {
         },
       ],
     });
-    await rejection(p.create(guildInputs(set(["a", "b", "c"]))));
+    emu.control.resetLog();
+    // The write is tried again whole (scopeWrites.ts): its new list GET finds the commands
+    // the lost PUT made, as declared, so no second PUT.
+    const { outs } = await p.create(guildInputs(set(["a", "b", "c"])));
     emu.control.clearFaults();
-    // The engine recorded nothing: the next `up` creates the resource again.
+    expect(requests(emu, "PUT").map((e) => e.status)).toEqual([0]);
+    expect(requests(emu, "GET").length).toBe(2);
+    const live = liveGuild();
+    expect(live.map((c) => c["name"]).sort()).toEqual(["a", "b", "c", "not-ours"]);
+    expect(live.find((c) => c["id"] === other["id"])).toBeDefined();
+    const ids = outs["commandIds"] as Record<string, string>;
+    for (const n of ["a", "b", "c"]) {
+      expect(live.find((c) => c["id"] === ids[n])?.["name"]).toBe(n);
+    }
+    // The next `up`: no change, no write.
     const q = await nextDeployment();
     emu.control.resetLog();
-    const { outs } = await q.create(guildInputs(set(["a", "b", "c"])));
-    expect(writes(emu)).toEqual([]); // already as declared: taken over
-    expect(
-      liveGuild()
-        .map((c) => c["name"])
-        .sort(),
-    ).toEqual(["a", "b", "c", "not-ours"]);
-    expect(liveGuild().find((c) => c["id"] === other["id"])).toBeDefined();
-    expect(Object.keys(outs["commandIds"] as object).sort()).toEqual(["a", "b", "c"]);
+    await q.update(`${emu.applicationId}/${emu.guildId}`, outs, guildInputs(set(["a", "b", "c"])));
+    expect(writes(emu)).toEqual([]);
   });
 
   test("check reads the scope only when commands are added (a no-op preview reads nothing)", async () => {

@@ -367,18 +367,19 @@ describe("a bulk overwrite raced by another writer (issue 39)", () => {
       (await api.post(`${api.guild}/commands`, { name: "victim", description: "not ours" })).body,
     );
     // The create's snapshot (live twins) first, then the list the PUT is built from,
-    // answered 300 ms late.
+    // answered 1 s late. (The batch's list GET leaves 100-200 ms after the create began on
+    // a loaded machine: a 150 ms sleep in a 300 ms delay missed it.)
     emu.control.setFaults({
       rules: [
         {
           route: "listGuildCommands",
-          sequence: [{ type: "pass" }, { type: "delay", ms: 300 }],
+          sequence: [{ type: "pass" }, { type: "delay", ms: 1000 }],
           phase: "after",
         },
       ],
     });
     const create = guildProvider.create(guildInputs(emu, slashArgs("mine")));
-    await sleep(150);
+    await sleep(500);
     await api.call("DELETE", `${api.guild}/commands/${str(victim["id"])}`);
     const made = await create;
     emu.control.clearFaults();
