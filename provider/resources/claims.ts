@@ -10,9 +10,9 @@
  * dynamic resource of a deployment in one process (dynamicProviders.ts). Each door turns a
  * resource's checked inputs into claims with `commandClaim` / `scopeClaims`.
  */
-import { CommandType, commandsPerScope, isRecord } from "../schema";
+import { CommandType, commandsPerScope, isRecord, SECRET_MARK } from "../schema";
 import type { Bag } from "./propertyBags";
-import { UNKNOWN } from "./propertyBags";
+import { secrecyOf, UNKNOWN } from "./propertyBags";
 
 /**
  * The hidden input each dynamic resource names itself with (the host's `check` gets no
@@ -27,6 +27,8 @@ export interface Claim {
   readonly guildId: string | undefined;
   readonly type: number;
   readonly name: string;
+  /** The program marked the name secret: problems say `[secret]` instead. */
+  readonly secret?: boolean;
 }
 
 const TYPE_NAMES: Record<number, string> = Object.fromEntries(
@@ -81,9 +83,10 @@ function problemsIn(claim: Claim, sameType: readonly Claim[]): string[] {
   }
   const twins = sameType.filter((c) => c.name === claim.name);
   if (twins.length > 1) {
+    const name = twins.some((c) => c.secret === true) ? SECRET_MARK : `'${claim.name}'`;
     problems.push(
       `resources ${twins.map((c) => `'${c.resource}'`).join(", ")} all declare the ${typeName} command ` +
-        `'${claim.name}' in ${scopeLabel(claim)}: names are unique per application, type and scope, ` +
+        `${name} in ${scopeLabel(claim)}: names are unique per application, type and scope, ` +
         "and creating an existing name overwrites it",
     );
   }
@@ -116,12 +119,16 @@ export function commandClaim(
   const guildId = inputs["guildId"];
   if (!known(applicationId) || !known(name) || typeof type !== "number") return undefined;
   if (scope === "guild" && !known(guildId)) return undefined;
+  const secrecy = secrecyOf(inputs);
+  // Secret ids are refused by the resource's check: nothing to claim with.
+  if (secrecy.marks("applicationId") || secrecy.marks("guildId")) return undefined;
   return {
     resource,
     applicationId,
     guildId: scope === "guild" ? (guildId as string) : undefined,
     type,
     name,
+    secret: secrecy.covers(["name"]) || secrecy.covers(["type"]),
   };
 }
 
@@ -136,17 +143,23 @@ export function scopeClaims(resource: string, inputs: Bag): Claim[] | undefined 
   const commands = inputs["commands"];
   if (!known(applicationId) || (guildId !== undefined && !known(guildId))) return undefined;
   if (!isRecord(commands)) return undefined;
+  const secrecy = secrecyOf(inputs);
+  if (secrecy.marks("applicationId") || secrecy.marks("guildId")) return undefined;
   const list: Claim[] = [];
   for (const [key, def] of Object.entries(commands)) {
     if (!isRecord(def) || !known(def["name"])) continue;
     const type = def["type"] ?? CommandType.CHAT_INPUT;
     if (typeof type !== "number") continue;
+    // The key is the name respelt (scopeCommandsLifecycle.ts `keyIsSecret`).
+    const secret =
+      secrecy.covers(["commands", key, "name"]) || secrecy.covers(["commands", key, "type"]);
     list.push({
-      resource: `${resource} commands["${key}"]`,
+      resource: `${resource} commands${secret ? SECRET_MARK : `["${key}"]`}`,
       applicationId,
       guildId: guildId as string | undefined,
       type,
       name: def["name"],
+      secret,
     });
   }
   return list;

@@ -29,16 +29,27 @@ import {
   isRecord,
   isSnowflake,
   patchBody,
+  SECRET_MARK,
+  Secrecy,
+  shownPath,
   validateSdkCommand,
   wireToSdk,
 } from "../schema";
 import type { CheckFailure } from "./commandLifecycle";
-import { inputsFromLive } from "./commandLifecycle";
+import { inputsFromLive, secrecyChanged, secretIdFailures } from "./commandLifecycle";
 import { isGone } from "./permissionsLifecycle";
 import type { DescribeResource } from "./engineErrors";
 import { forEngine } from "./engineErrors";
 import type { Bag } from "./propertyBags";
-import { omit, optionalString, UNKNOWN, unknownPaths, withoutUnknowns } from "./propertyBags";
+import {
+  omit,
+  optionalString,
+  secrecyOf,
+  secretValue,
+  UNKNOWN,
+  unknownPaths,
+  withoutUnknowns,
+} from "./propertyBags";
 import type { ProviderRuntime } from "./runtime";
 import type { StackConfig } from "./settings";
 import { freshScope, overwriteScope, sameIdentity, withScopeList } from "./scopeOverwrite";
@@ -52,11 +63,30 @@ const TYPE_NAMES: Record<number, string> = Object.fromEntries(
   Object.entries(CommandType).map(([k, v]) => [v, k]),
 );
 
-/** How a property path under `commands` reads: `commands["ban"].options[0].name`. */
-export function commandPath(key: string, path: readonly (string | number)[] = []): string {
-  let out = `commands[${JSON.stringify(key)}]`;
-  for (const seg of path) out += typeof seg === "number" ? `[${seg}]` : `.${seg}`;
-  return out;
+/**
+ * True when a command's key is secret: the key is its name (prefixed by its type), so it
+ * is secret when the name, the type, the definition or the whole map is.
+ */
+export function keyIsSecret(secrecy: Secrecy, key: string): boolean {
+  return secrecy.covers(["commands", key, "name"]) || secrecy.covers(["commands", key, "type"]);
+}
+
+/**
+ * How a property path under `commands` reads: `commands["ban"].options[0].name`; with the
+ * resource's secrecy, a secret key reads `commands[secret]`, and so does a key the program
+ * chose inside a secret value (schema/mapping.ts `shownPath`).
+ */
+export function commandPath(
+  key: string,
+  path: readonly (string | number)[] = [],
+  secrecy: Secrecy = Secrecy.NONE,
+): string {
+  const head = keyIsSecret(secrecy, key)
+    ? `commands${SECRET_MARK}`
+    : `commands[${JSON.stringify(key)}]`;
+  if (path.length === 0) return head;
+  const rest = shownPath(path, secrecy.within(["commands", key]));
+  return typeof path[0] === "number" ? `${head}${rest}` : `${head}.${rest}`;
 }
 
 /**
@@ -84,6 +114,16 @@ function commandIds(bag: Bag): Record<string, string> {
   return out;
 }
 
+/**
+ * The outputs' `commandIds`, marked secret when a key is: the keys are the commands' names,
+ * so a secret name would show in clear in the state as a key (the engine marks only the
+ * outputs named like a secret input).
+ */
+function markedIds(bag: Bag, ids: Record<string, string>): unknown {
+  const secrecy = secrecyOf(bag);
+  return Object.keys(ids).some((key) => keyIsSecret(secrecy, key)) ? secretValue(ids) : ids;
+}
+
 function scopeOf(bag: Bag): Scope {
   return optionalString(bag, "guildId") === undefined ? "global" : "guild";
 }
@@ -95,17 +135,17 @@ function scopeLabel(applicationId: string, guildId: string | undefined): string 
 }
 
 /** The wire body of a known, valid definition; throws otherwise (check prevents that). */
-function wireBody(key: string, args: Bag, scope: Scope): WireCommandBody {
-  const result = validateSdkCommand(args, { scope });
+function wireBody(key: string, args: Bag, scope: Scope, secrecy: Secrecy): WireCommandBody {
+  const result = validateSdkCommand(args, { scope, secrecy: secrecy.within(["commands", key]) });
   if (!result.ok) {
-    const lines = result.issues.map((i) => `${commandPath(key, i.path)}: ${i.message} (${i.code})`);
+    const lines = result.issues.map((i) => issueFailure(key, i, secrecy).reason);
     throw new Error(`invalid command:\n${lines.join("\n")}`);
   }
   return result.value;
 }
 
-function issueFailure(key: string, issue: SchemaIssue): CheckFailure {
-  const property = commandPath(key, issue.path);
+function issueFailure(key: string, issue: SchemaIssue, secrecy: Secrecy): CheckFailure {
+  const property = commandPath(key, issue.path, secrecy);
   return { property, reason: `${property}: ${issue.message} (${issue.code})` };
 }
 
@@ -167,6 +207,7 @@ interface Change {
 /** The changes from the old outputs to the new inputs, per key. */
 function changesBetween(olds: Bag, news: Bag): Change[] {
   const scope = scopeOf(news);
+  const secrecy = secrecyOf(news);
   const oldDefs = definitions(olds);
   const ids = commandIds(olds);
   const newDefs = definitions(news);
@@ -176,7 +217,7 @@ function changesBetween(olds: Bag, news: Bag): Change[] {
     const before = oldDefs[key];
     // The same definition: nothing to normalize or compare (a no-op preview of a large set).
     if (id !== undefined && isDeepStrictEqual(before, args)) continue;
-    const body = wireBody(key, args, scope);
+    const body = wireBody(key, args, scope, secrecy);
     if (id === undefined || before === undefined) {
       changes.push({ key, kind: "create", body });
       continue;
@@ -203,7 +244,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
   }
 
   function outputs(inputs: Bag, applicationId: string, ids: Record<string, string>): Bag {
-    return { ...omit(inputs, ["__provider"]), applicationId, commandIds: ids };
+    return { ...omit(inputs, ["__provider"]), applicationId, commandIds: markedIds(inputs, ids) };
   }
 
   /** The caps of the scope, counting the live commands the resource does not manage. */
@@ -305,13 +346,14 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
     guildId: string | undefined,
     declared: Record<string, Bag>,
     managedIds: Record<string, string>,
+    secrecy: Secrecy,
   ): Promise<Record<string, string>> {
     const scope: Scope = guildId === undefined ? "global" : "guild";
     return withScopeList(rt, applicationId, guildId, async () => {
       const live = await freshScope(rt, applicationId, guildId);
       const managed = new Set(Object.values(managedIds));
       const bodies = Object.entries(declared).map(
-        ([key, args]) => [key, wireBody(key, args, scope)] as const,
+        ([key, args]) => [key, wireBody(key, args, scope, secrecy)] as const,
       );
       const list: IntendedCommand[] = [];
       const keyAt: (string | undefined)[] = [];
@@ -392,6 +434,8 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
           failures.push({ property: key, reason: `${key}: must be a snowflake (a decimal id)` });
         }
       }
+      const secrecy = secrecyOf(inputs);
+      failures.push(...secretIdFailures(secrecy, ["applicationId", "guildId"]));
       const commands = inputs["commands"];
       if (commands === UNKNOWN) return { inputs, failures };
       if (!isRecord(commands)) {
@@ -405,15 +449,16 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
       const byType = new Map<number, string[]>();
       for (const [key, value] of Object.entries(commands)) {
         if (value === UNKNOWN) continue;
+        const path = commandPath(key, [], secrecy);
         if (!isRecord(value)) {
-          failures.push({
-            property: commandPath(key),
-            reason: `${commandPath(key)}: a command definition`,
-          });
+          failures.push({ property: path, reason: `${path}: a command definition` });
           continue;
         }
         const unknown = unknownPaths(value);
-        const result = validateSdkCommand(withoutUnknowns(value), { scope });
+        const result = validateSdkCommand(withoutUnknowns(value), {
+          scope,
+          secrecy: secrecy.within(["commands", key]),
+        });
         if (!result.ok) {
           for (const issue of result.issues) {
             if (
@@ -423,7 +468,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
             ) {
               continue;
             }
-            failures.push(issueFailure(key, issue));
+            failures.push(issueFailure(key, issue, secrecy));
           }
         }
         const name = value["name"];
@@ -431,17 +476,24 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
         if (typeof name === "string" && name !== UNKNOWN && typeof type === "number") {
           const expected = commandKey(type, name);
           if (key !== expected) {
+            // The expected key is the name (and type) respelt: secret when they are.
+            const shown = secrecy.quote(
+              expected,
+              ["commands", key, "name"],
+              ["commands", key, "type"],
+            );
             failures.push({
-              property: commandPath(key),
+              property: path,
               reason:
-                `${commandPath(key)}: the key of a command is its name, prefixed "user:", ` +
-                `"message:" or "entry_point:" for those types: expected "${expected}"`,
+                `${path}: the key of a command is its name, prefixed "user:", ` +
+                `"message:" or "entry_point:" for those types: expected ${shown}`,
             });
           }
           if (scope === "guild" && type === CommandType.PRIMARY_ENTRY_POINT) {
+            const typePath = commandPath(key, ["type"], secrecy);
             failures.push({
-              property: commandPath(key, ["type"]),
-              reason: `${commandPath(key, ["type"])}: entry points exist only in the global scope`,
+              property: typePath,
+              reason: `${typePath}: entry points exist only in the global scope`,
             });
           }
           byType.set(type, [...(byType.get(type) ?? []), key]);
@@ -473,19 +525,27 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
       if (unknownPaths(news["commands"]).length > 0 || news["commands"] === UNKNOWN) {
         return { changes: true, replaces, deleteBeforeReplace: false };
       }
+      // The preview names each changed command by its key: a secret key, only `commands`.
+      const secrecy = secrecyOf(olds).union(secrecyOf(news));
       const detailedDiff: Record<string, "add" | "update" | "delete"> = {};
       for (const c of changesBetween(olds, news)) {
-        if (c.kind === "create") detailedDiff[commandPath(c.key)] = "add";
-        else if (c.kind === "delete") detailedDiff[commandPath(c.key)] = "delete";
-        else for (const f of c.fields ?? []) detailedDiff[commandPath(c.key, [f])] = "update";
+        const at = (path: readonly string[] = []): string =>
+          keyIsSecret(secrecy, c.key) ? "commands" : commandPath(c.key, path, secrecy);
+        if (c.kind === "create")
+          detailedDiff[at()] = keyIsSecret(secrecy, c.key) ? "update" : "add";
+        else if (c.kind === "delete") {
+          detailedDiff[at()] = keyIsSecret(secrecy, c.key) ? "update" : "delete";
+        } else for (const f of c.fields ?? []) detailedDiff[at([f])] = "update";
       }
-      const changes = replaces.length > 0 || Object.keys(detailedDiff).length > 0;
+      const changes =
+        replaces.length > 0 || secrecyChanged(olds, news) || Object.keys(detailedDiff).length > 0;
       return { changes, replaces, deleteBeforeReplace: false, detailedDiff };
     },
 
     async create(inputs) {
       const { applicationId, guildId } = where(inputs);
-      const ids = await writeOverwrite(applicationId, guildId, definitions(inputs), {});
+      const secrecy = secrecyOf(inputs);
+      const ids = await writeOverwrite(applicationId, guildId, definitions(inputs), {}, secrecy);
       return {
         id: scopeResourceId(applicationId, guildId),
         outs: outputs(inputs, applicationId, ids),
@@ -529,7 +589,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
         applicationId,
         commands,
       };
-      return { id, props: { ...inputs, commandIds: ids }, inputs };
+      return { id, props: { ...inputs, commandIds: markedIds(inputs, ids) }, inputs };
     },
 
     async update(_id, olds, news) {
@@ -550,7 +610,14 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
         );
         next = ids;
       } else {
-        next = await writeOverwrite(applicationId, guildId, definitions(news), commandIds(olds));
+        const declared = definitions(news);
+        next = await writeOverwrite(
+          applicationId,
+          guildId,
+          declared,
+          commandIds(olds),
+          secrecyOf(news),
+        );
       }
       return { outs: outputs(news, applicationId, next) };
     },
@@ -569,14 +636,17 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
         );
         return;
       }
-      await writeOverwrite(applicationId, guildId, {}, ids);
+      await writeOverwrite(applicationId, guildId, {}, ids, Secrecy.NONE);
     },
   };
   return forEngine(provider, describeScope, rt);
 }
 
 const describeScope: DescribeResource = (props) => {
-  const applicationId = typeof props["applicationId"] === "string" ? props["applicationId"] : "?";
-  const guildId = typeof props["guildId"] === "string" ? props["guildId"] : undefined;
-  return `the commands of ${scopeLabel(applicationId, guildId)}`;
+  const secrecy = secrecyOf(props);
+  const id = (key: string): string | undefined => {
+    const v = props[key];
+    return typeof v === "string" ? secrecy.text(v, [key]) : undefined;
+  };
+  return `the commands of ${scopeLabel(id("applicationId") ?? "?", id("guildId"))}`;
 };
