@@ -136,12 +136,6 @@ function wireBody(args: Bag, scope: Scope, secrecy: Secrecy): WireCommandBody {
   return result.value;
 }
 
-/** True when the two bags mark different values secret (the state must follow). */
-export function secrecyChanged(olds: Bag, news: Bag): boolean {
-  return (
-    JSON.stringify(olds[SECRET_PATHS_KEY] ?? []) !== JSON.stringify(news[SECRET_PATHS_KEY] ?? [])
-  );
-}
 
 /** The live command in SDK shape, merged into the old inputs field by field. */
 export function inputsFromLive(oldInputs: Bag, live: WireCommand, scope: Scope): Bag {
@@ -309,8 +303,7 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvi
         if (after === UNKNOWN || before !== after) replaces.push(key);
       }
       const newArgs = commandArgs(news);
-      // A value newly secret (or no longer): an update with no write re-marks the state.
-      let changes = replaces.length > 0 || secrecyChanged(olds, news);
+      let changes = replaces.length > 0;
       if (unknownPaths(newArgs).length > 0) {
         changes = true; // unknown until apply: report a change, the update will know
       } else {

@@ -19,7 +19,7 @@ import {
   validatePermissions,
 } from "../schema";
 import type { CheckFailure } from "./commandLifecycle";
-import { failure, secrecyChanged, secretIdFailures } from "./commandLifecycle";
+import { failure, secretIdFailures } from "./commandLifecycle";
 import { forEngine } from "./engineErrors";
 import type { ProviderRuntime } from "./runtime";
 import type { StackConfig } from "./settings";
@@ -170,7 +170,6 @@ export function permissionsProvider(rt: ProviderRuntime) {
       const changes =
         replaces.length > 0 ||
         unknown ||
-        secrecyChanged(olds, news) ||
         !samePermissions(olds["permissions"], news["permissions"]);
       return { changes, replaces: [...replaces], deleteBeforeReplace: false };
     },

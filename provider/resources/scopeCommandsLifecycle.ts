@@ -36,7 +36,7 @@ import {
   wireToSdk,
 } from "../schema";
 import type { CheckFailure } from "./commandLifecycle";
-import { inputsFromLive, secrecyChanged, secretIdFailures } from "./commandLifecycle";
+import { inputsFromLive, secretIdFailures } from "./commandLifecycle";
 import { isGone } from "./permissionsLifecycle";
 import type { DescribeResource } from "./engineErrors";
 import { forEngine } from "./engineErrors";
@@ -537,8 +537,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
           detailedDiff[at()] = keyIsSecret(secrecy, c.key) ? "update" : "delete";
         } else for (const f of c.fields ?? []) detailedDiff[at([f])] = "update";
       }
-      const changes =
-        replaces.length > 0 || secrecyChanged(olds, news) || Object.keys(detailedDiff).length > 0;
+      const changes = replaces.length > 0 || Object.keys(detailedDiff).length > 0;
       return { changes, replaces, deleteBeforeReplace: false, detailedDiff };
     },
 

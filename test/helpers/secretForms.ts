@@ -7,8 +7,16 @@
  *
  * Secrets searched this way must have no piece that output holds anyway: letters such as
  * q, x, z, j, w, v, k (no hexadecimal digit, no English word); digits only for an id, which
- * is searched by pieces of 10 digits (`digitPiece`).
+ * is searched by pieces of 10 digits.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+/**
+ * The passphrase secrets manager's ciphertexts (`v1:<nonce>:<data>`, base64): left out of
+ * a search, since random base64 holds any 3 letters.
+ */
+const CIPHERTEXT = /v1:[A-Za-z0-9+/=]+(:[A-Za-z0-9+/=]+)?/g;
 
 /** The shortest piece of a secret that is searched for. */
 const PIECE = 3;
@@ -34,15 +42,43 @@ export function secretLeaks(
   secrets: Readonly<Record<string, string>>,
   where: string,
 ): string[] {
-  const lower = text.toLowerCase();
+  const lower = text.replace(CIPHERTEXT, "v1:(ciphertext)").toLowerCase();
   const found: string[] = [];
   for (const [label, secret] of Object.entries(secrets)) {
     const piece = secretPieces(secret).find((p) => lower.includes(p));
     if (piece !== undefined) {
       const at = lower.indexOf(piece);
-      const context = text.slice(Math.max(0, at - 40), at + piece.length + 40);
+      const context = lower.slice(Math.max(0, at - 40), at + piece.length + 40);
       found.push(`${label}: "${piece}" in ${where}: ...${context}...`);
     }
   }
   return found;
+}
+
+/** Every file below `dir`; symbolic links are not followed (a program links the repository). */
+function filesBelow(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return filesBelow(full);
+    return entry.isFile() ? [full] : [];
+  });
+}
+
+/**
+ * Where pieces of the secrets show in the files under `root` (the state, its backups and
+ * history, the timing log), except `skip` (the program's source holds its own secrets).
+ * Text files: the CLI's automatic log of an engine run is encrypted (random bytes hold any
+ * 3 letters).
+ */
+export function secretLeaksInFiles(
+  root: string,
+  secrets: Readonly<Record<string, string>>,
+  skip: readonly string[],
+): string[] {
+  return filesBelow(root)
+    .filter((file) => !skip.includes(file))
+    .flatMap((file) => {
+      const text = fs.readFileSync(file, "latin1");
+      return secretLeaks(text, secrets, path.relative(root, file));
+    });
 }
