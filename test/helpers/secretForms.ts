@@ -13,10 +13,11 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 
 /**
- * The passphrase secrets manager's ciphertexts (`v1:<nonce>:<data>`, base64): left out of
- * a search, since random base64 holds any 3 letters.
+ * Base64 that is not text, left out of a search (random base64 holds any 3 letters): the
+ * passphrase secrets manager's ciphertexts (`v1:<nonce>:<data>`) and the MD5 digests in the
+ * file backend's `.attrs` files.
  */
-const CIPHERTEXT = /v1:[A-Za-z0-9+/=]+(:[A-Za-z0-9+/=]+)?/g;
+const NOT_TEXT = /v1:[A-Za-z0-9+/=]+(:[A-Za-z0-9+/=]+)?|"md5":"[A-Za-z0-9+/=]*"/g;
 
 /** The shortest piece of a secret that is searched for. */
 const PIECE = 3;
@@ -42,7 +43,7 @@ export function secretLeaks(
   secrets: Readonly<Record<string, string>>,
   where: string,
 ): string[] {
-  const lower = text.replace(CIPHERTEXT, "v1:(ciphertext)").toLowerCase();
+  const lower = text.replace(NOT_TEXT, "(base64)").toLowerCase();
   const found: string[] = [];
   for (const [label, secret] of Object.entries(secrets)) {
     const piece = secretPieces(secret).find((p) => lower.includes(p));
