@@ -7,38 +7,46 @@
  * message the provider builds quotes them as `[secret]`.
  *
  * Pulumi's public interface only: `pulumi.output` lifts every Output inside a value into
- * one whose secretness is theirs together, and `isSecret` tells it. A value with no secret
- * inside costs nothing more; one with a secret is looked into, down to the secret values.
+ * one whose secretness is theirs together, and `isSecret` tells it. The plain containers
+ * the program wrote are walked once; each Output or Promise in them is asked once.
  */
 import * as pulumi from "./pulumi";
 import type { Path } from "../provider/resources/propertyBags";
-import { isRecord } from "../provider/schema";
+import type { PathSegment } from "../provider/schema";
 
-/** True when `value` holds an Output or a Promise somewhere (a plain value holds no secret). */
-function holdsOutputs(value: unknown): boolean {
-  if (pulumi.Output.isInstance(value) || value instanceof Promise) return true;
-  if (Array.isArray(value)) return value.some(holdsOutputs);
-  if (isRecord(value)) return Object.values(value).some(holdsOutputs);
-  return false;
+type Pending = pulumi.Output<unknown> | Promise<unknown>;
+
+/**
+ * Every Output and Promise inside `value` (plain containers walked), with its path: `at`
+ * is the walk's current path, copied only for what is found (most values are plain).
+ */
+function pendingIn(value: unknown, at: Path, found: [Path, Pending][]): void {
+  if (pulumi.Output.isInstance(value) || value instanceof Promise) {
+    found.push([[...at], value]);
+    return;
+  }
+  if (typeof value !== "object" || value === null) return;
+  const entries: Iterable<[PathSegment, unknown]> = Array.isArray(value)
+    ? value.entries()
+    : Object.entries(value);
+  for (const [k, v] of entries) {
+    at.push(k);
+    pendingIn(v, at, found);
+    at.pop();
+  }
 }
 
 /**
  * The paths of the secret values in `value` (a resource's arguments as the program gave
- * them), relative to `at`. An Output (or a Promise) that is secret, or that holds a secret
- * in its value, is secret as a whole. Never rejects: a value that fails to resolve fails
- * the resource's registration anyway, and is counted secret here.
+ * them), relative to `at`: each Output (or Promise) that is secret, or that holds a secret
+ * in its value, is secret as a whole. A plain value holds no secret. Never rejects: a value
+ * that fails to resolve fails the resource's registration anyway, and counts as secret.
  */
 export async function secretPathsOf(value: unknown, at: Path = []): Promise<Path[]> {
-  if (!holdsOutputs(value)) return [];
-  try {
-    if (!(await pulumi.isSecret(pulumi.output(value)))) return [];
-  } catch {
-    return [at];
-  }
-  if (pulumi.Output.isInstance(value) || value instanceof Promise) return [at];
-  const entries: [string | number, unknown][] = Array.isArray(value)
-    ? value.map((v, i) => [i, v])
-    : Object.entries(value as Record<string, unknown>);
-  const nested = await Promise.all(entries.map(([k, v]) => secretPathsOf(v, [...at, k])));
-  return nested.flat();
+  const found: [Path, Pending][] = [];
+  pendingIn(value, [...at], found);
+  const secret = await Promise.all(
+    found.map(([, v]) => pulumi.isSecret(pulumi.output(v)).catch(() => true)),
+  );
+  return found.filter((_, i) => secret[i]).map(([path]) => path);
 }

@@ -136,7 +136,6 @@ function wireBody(args: Bag, scope: Scope, secrecy: Secrecy): WireCommandBody {
   return result.value;
 }
 
-
 /** The live command in SDK shape, merged into the old inputs field by field. */
 export function inputsFromLive(oldInputs: Bag, live: WireCommand, scope: Scope): Bag {
   const oldArgs = commandArgs(oldInputs);

@@ -13,44 +13,22 @@
  * one resource, the permissions entry has its own preview.
  */
 import * as fs from "node:fs";
-import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
-import type { CliResult } from "../../scripts/pulumiProgram";
 import { PulumiProgram } from "../../scripts/pulumiProgram";
-import { secretLeaks, secretLeaksInFiles } from "../helpers/secretForms";
-import { commandsProgram, configureStack, emulator, linkPackage, printed } from "./edgeHelpers";
+import { SECRETS as S } from "../helpers/secretForms";
+import { commandsProgram, configureStack, emulator, linkPackage } from "./edgeHelpers";
+import { AuditedRuns } from "./secretPaths.helpers";
 
 jest.setTimeout(600_000);
 
-/** Secrets no two of which share a piece of 3 letters (test/helpers/secretForms.ts). */
-const S = {
-  name: "VqKzWvQw",
-  long: "JkWjWvWxZvJkVxQwZxQkVqVjWkVjQvQxQzXkQwJvWzKxKjWq",
-  short: "Zq",
-  choice: "KzVqZqZwQw",
-  localized: "JvJzQkXj",
-  permission: "ZqWvXvQjXk",
-  setName: "wxjwjkqv",
-  setDescription: "JxQjKzQxJv",
-};
-
 let emu: RunningEmulator;
 let prog: PulumiProgram;
-const runs: [string, CliResult][] = [];
-const timingLog = (): string => path.join(prog.root, "timings.jsonl");
-
-async function run(args: string[]): Promise<CliResult> {
-  const res = await prog.run(args, { timeoutMs: 300_000 });
-  runs.push([`pulumi ${args.join(" ")}`, res]);
-  return res;
-}
+let runs: AuditedRuns;
 
 beforeAll(async () => {
   emu = await emulator();
-  // The provider's timing log is searched with the state. (The CLI's automatic log of an
-  // engine run is encrypted with the stack's secrets: edges-secrets.test.ts searches it.)
   prog = new PulumiProgram("edges-secret-paths", { "index.ts": commandsProgram("") });
-  prog.env["DISCORD_TIMING_LOG"] = timingLog();
+  runs = new AuditedRuns(prog, "index.ts");
   linkPackage(prog);
   await prog.stack("dev");
   await configureStack(prog, emu, { botToken: emu.botToken, bearerToken: emu.userBearerToken });
@@ -60,19 +38,9 @@ afterAll(async () => {
   await emu?.close();
 });
 
-/** Runs `preview` and `preview --json` of `body`: both fail, naming `expected`. */
-async function failedPreviews(body: string, expected: RegExp): Promise<void> {
-  prog.write({ "index.ts": commandsProgram(body) });
-  for (const json of [false, true]) {
-    const res = await run(["preview", "--non-interactive", ...(json ? ["--json"] : [])]);
-    expect(res.code).not.toBe(0);
-    expect(printed(res)).toMatch(expected);
-  }
-}
-
 test("secrets that break rules fail the preview as [secret]; a set's secret name stays out of the state", async () => {
-  await failedPreviews(
-    `
+  await runs.failedPreviews(
+    commandsProgram(`
 new discord.GuildCommand("bad", {
   guildId: "${emu.guildId}",
   name: pulumi.secret("${S.name}"),
@@ -88,16 +56,16 @@ new discord.GuildCommand("bad", {
       choices: [{ name: "some", value: pulumi.secret("${S.choice}") }],
     },
   ],
-});`,
+});`),
     /resource 'bad' has a problem: name: Invalid name \[secret\]\. Must be lowercase\./,
   );
-  await failedPreviews(
-    `
+  await runs.failedPreviews(
+    commandsProgram(`
 new discord.GuildCommandPermissions("badperms", {
   guildId: "${emu.guildId}",
   commandId: "${emu.applicationId}",
   permissions: [{ id: pulumi.secret("${S.permission}"), type: discord.PermissionType.ROLE, permission: true }],
-});`,
+});`),
     /permissions\[0\]\.id: Value \[secret\] is not a snowflake/,
   );
   expect(emu.counters().writes).toBe(0);
@@ -106,7 +74,7 @@ new discord.GuildCommandPermissions("badperms", {
     "index.ts": commandsProgram(`
 const set = new discord.CommandSet("mods", {
   commands: [
-    { name: pulumi.secret("${S.setName}"), description: pulumi.secret("${S.setDescription}") },
+    { name: pulumi.secret("${S.commandName}"), description: pulumi.secret("${S.description}") },
     { name: "kick", description: "Kick a member" },
   ],
   scopes: [{ guildId: "${emu.guildId}" }],
@@ -120,26 +88,24 @@ const set = new discord.CommandSet("mods", {
 });
 export const ids = set.commandIds;`),
   });
-  const up = await run(["up", "--yes", "--non-interactive", "--skip-preview"]);
+  const up = await runs.run(["up", "--yes", "--non-interactive", "--skip-preview"]);
   expect(up.code).toBe(0);
   // The service holds the real name.
   expect(emu.control.commands().map((c) => c["name"])).toEqual(
-    expect.arrayContaining([S.setName, "kick"]),
+    expect.arrayContaining([S.commandName, "kick"]),
   );
-  const exported = await run(["stack", "export"]);
+  const exported = await runs.run(["stack", "export"]);
   expect(exported.code).toBe(0);
   expect(exported.stdout).toContain('"commandIds"');
   // No change follows: the secret paths the state keeps are the program's.
-  const again = await run(["preview", "--non-interactive", "--json"]);
+  const again = await runs.run(["preview", "--non-interactive", "--json"]);
   const summary = (JSON.parse(again.stdout) as { changeSummary: object }).changeSummary;
   expect(Object.keys(summary)).toEqual(["same"]);
-  expect((await run(["destroy", "--yes", "--non-interactive"])).code).toBe(0);
+  expect((await runs.run(["destroy", "--yes", "--non-interactive"])).code).toBe(0);
 
-  const found = runs.flatMap(([cmd, res]) => secretLeaks(printed(res), S, `the output of ${cmd}`));
-  found.push(...secretLeaksInFiles(prog.root, S, [path.join(prog.dir, "index.ts")]));
-  expect(found).toEqual([]);
+  expect(runs.leaks(S)).toEqual([]);
   // The timing log was written (the failed checks and the writes), and searched with the rest.
-  const log = fs.readFileSync(timingLog(), "utf8");
+  const log = fs.readFileSync(runs.timingLog, "utf8");
   expect(log).toContain('"resource":"guild command [secret] in guild');
   expect(log).toContain('"method":"create"');
 });

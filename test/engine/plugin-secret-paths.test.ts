@@ -11,34 +11,19 @@
  * one resource, the permissions entry has its own preview.
  */
 import * as fs from "node:fs";
-import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
 import { startEmulator } from "../../emulator";
-import type { CliResult } from "../../scripts/pulumiProgram";
 import { PulumiProgram } from "../../scripts/pulumiProgram";
 import { PROJECT_ROOT } from "../../scripts/toolchain";
-import { secretLeaks, secretLeaksInFiles } from "../helpers/secretForms";
-import { printed } from "./edgeHelpers";
+import { SECRETS as S } from "../helpers/secretForms";
 import { IDS, configurePluginStack } from "./lifecycle.helpers";
+import { AuditedRuns } from "./secretPaths.helpers";
 
 jest.setTimeout(600_000);
 
-/** Secrets no two of which share a piece of 3 letters (test/helpers/secretForms.ts). */
-const S = {
-  name: "VqKzWvQw",
-  long: "JkWjWvWxZvJkVxQwZxQkVqVjWkVjQvQxQzXkQwJvWzKxKjWq",
-  short: "Zq",
-  choice: "KzVqZqZwQw",
-  localized: "JvJzQkXj",
-  permission: "ZqWvXvQjXk",
-  scopeName: "wxjwjkqv",
-  scopeDescription: "JxQjKzQxJv",
-};
-
 let emu: RunningEmulator;
 let prog: PulumiProgram;
-const runs: [string, CliResult][] = [];
-const timingLog = (): string => path.join(prog.root, "timings.jsonl");
+let runs: AuditedRuns;
 
 function yamlProgram(resources: string): string {
   return [
@@ -52,26 +37,10 @@ function yamlProgram(resources: string): string {
   ].join("\n");
 }
 
-async function run(args: string[]): Promise<CliResult> {
-  const res = await prog.run(args, { timeoutMs: 300_000 });
-  runs.push([`pulumi ${args.join(" ")}`, res]);
-  return res;
-}
-
-/** Runs `preview` and `preview --json` of `resources`: both fail, naming `expected`. */
-async function failedPreviews(resources: string, expected: RegExp): Promise<void> {
-  prog.write({ "Pulumi.yaml": yamlProgram(resources) });
-  for (const json of [false, true]) {
-    const res = await run(["preview", "--non-interactive", ...(json ? ["--json"] : [])]);
-    expect(res.code).not.toBe(0);
-    expect(printed(res)).toMatch(expected);
-  }
-}
-
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, rateLimits: false });
   prog = new PulumiProgram("plugin-secret-paths", { "Pulumi.yaml": yamlProgram("") });
-  prog.env["DISCORD_TIMING_LOG"] = timingLog();
+  runs = new AuditedRuns(prog, "Pulumi.yaml");
   await prog.stack("dev");
   await configurePluginStack(prog, emu);
 });
@@ -81,8 +50,8 @@ afterAll(async () => {
 });
 
 test("secrets that break rules fail the preview as [secret]; a secret scope's names stay out of the state", async () => {
-  await failedPreviews(
-    `
+  await runs.failedPreviews(
+    yamlProgram(`
   bad:
     type: discord-commands:GlobalCommand
     properties:
@@ -106,11 +75,11 @@ test("secrets that break rules fail the preview as [secret]; a secret scope's na
             - name: some
               value:
                 fn::secret: ${S.choice}
-`,
+`),
     /GlobalCommand resource 'bad' has a problem: name: Invalid name \[secret\]\. Must be lowercase\./,
   );
-  await failedPreviews(
-    `
+  await runs.failedPreviews(
+    yamlProgram(`
   badperms:
     type: discord-commands:GuildCommandPermissions
     properties:
@@ -121,7 +90,7 @@ test("secrets that break rules fail the preview as [secret]; a secret scope's na
             fn::secret: ${S.permission}
           type: 1
           permission: true
-`,
+`),
     /permissions\[0\]\.id: Value \[secret\] is not a snowflake/,
   );
   expect(emu.counters().writes).toBe(0);
@@ -134,22 +103,20 @@ test("secrets that break rules fail the preview as [secret]; a secret scope's na
       guildId: "${IDS.guild}"
       commands:
         fn::secret:
-          ${S.scopeName}:
-            name: ${S.scopeName}
-            description: ${S.scopeDescription}
+          ${S.commandName}:
+            name: ${S.commandName}
+            description: ${S.description}
 `),
   });
-  expect((await run(["up", "--yes", "--non-interactive", "--skip-preview"])).code).toBe(0);
-  expect(emu.control.commands().map((c) => c["name"])).toContain(S.scopeName);
-  const exported = await run(["stack", "export"]);
+  expect((await runs.run(["up", "--yes", "--non-interactive", "--skip-preview"])).code).toBe(0);
+  expect(emu.control.commands().map((c) => c["name"])).toContain(S.commandName);
+  const exported = await runs.run(["stack", "export"]);
   expect(exported.stdout).toContain('"commandIds"');
-  expect((await run(["destroy", "--yes", "--non-interactive"])).code).toBe(0);
+  expect((await runs.run(["destroy", "--yes", "--non-interactive"])).code).toBe(0);
 
-  const found = runs.flatMap(([cmd, res]) => secretLeaks(printed(res), S, `the output of ${cmd}`));
-  found.push(...secretLeaksInFiles(prog.root, S, [path.join(prog.dir, "Pulumi.yaml")]));
-  expect(found).toEqual([]);
+  expect(runs.leaks(S)).toEqual([]);
   // The timing log was written (the failed checks and the writes), and searched with the rest.
-  const log = fs.readFileSync(timingLog(), "utf8");
+  const log = fs.readFileSync(runs.timingLog, "utf8");
   expect(log).toContain('"resource":"global command [secret]');
   expect(log).toContain('"method":"create"');
 });

@@ -17,7 +17,7 @@ import * as path from "node:path";
  * passphrase secrets manager's ciphertexts (`v1:<nonce>:<data>`) and the MD5 digests in the
  * file backend's `.attrs` files.
  */
-const NOT_TEXT = /v1:[A-Za-z0-9+/=]+(:[A-Za-z0-9+/=]+)?|"md5":"[A-Za-z0-9+/=]*"/g;
+const NOT_TEXT = /v1:[A-Za-z0-9+/=]+(?::[A-Za-z0-9+/=]+)*|"md5":"[A-Za-z0-9+/=]*"/g;
 
 /** The shortest piece of a secret that is searched for. */
 const PIECE = 3;
@@ -83,3 +83,20 @@ export function secretLeaksInFiles(
       return secretLeaks(text, secrets, path.relative(root, file));
     });
 }
+
+/**
+ * Secrets for the tests, no two of which share a piece of 3 letters (so a search finds
+ * each one alone): the tests put each where it breaks a rule (a name breaking the lowercase
+ * rule, a value over 40 characters, a 2-character value, a choice's value, a localization, a
+ * permissions entry's id), and a secret command name and description where none is broken.
+ */
+export const SECRETS = {
+  name: "VqKzWvQw",
+  long: "JkWjWvWxZvJkVxQwZxQkVqVjWkVjQvQxQzXkQwJvWzKxKjWq",
+  short: "Zq",
+  choice: "KzVqZqZwQw",
+  localized: "JvJzQkXj",
+  permission: "ZqWvXvQjXk",
+  commandName: "wxjwjkqv",
+  description: "JxQjKzQxJv",
+} as const;

@@ -30,22 +30,12 @@ import {
 import { ProviderRuntime } from "../../provider/resources/runtime";
 import { scopeCommandsProvider } from "../../provider/resources/scopeCommandsLifecycle";
 import { Secrecy } from "../../provider/schema";
-import { secretLeaks } from "../helpers/secretForms";
+import { SECRETS, secretLeaks } from "../helpers/secretForms";
 import type { Bag } from "./helpers";
 import { configureAll, errorTexts, rejection, runtime, setup, teardown } from "./helpers";
 
-/**
- * The secrets, each at a place where it breaks a rule (its message would quote it), no two
- * sharing a piece of 3 letters (so a search finds each one alone).
- */
-const S = {
-  name: "VqKzWvQw",
-  long: "JkWjWvWxZvJkVxQwZxQkVqVjWkVjQvQxQzXkQwJvWzKxKjWq",
-  short: "Zq",
-  choice: "KzVqZqZwQw",
-  localized: "JvJzQkXj",
-  permission: "ZqWvXvQjXk",
-};
+/** The secrets that break a rule where these tests put them. */
+const { commandName: _n, description: _d, ...S } = SECRETS;
 
 /** A command whose secrets all break a rule; `mark` wraps each secret (or leaves it). */
 function badCommand(mark: (v: string) => unknown): Bag {
