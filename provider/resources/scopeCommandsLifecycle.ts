@@ -21,7 +21,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { WireCommand, WireCommandBody, WireCommandPatch } from "../client";
 import { ConfigurationError } from "../client";
-import type { CanonicalCommandField, Scope, SchemaIssue } from "../schema";
+import type { CanonicalCommandField, Scope } from "../schema";
 import {
   CommandType,
   commandsPerScope,
@@ -29,9 +29,7 @@ import {
   isRecord,
   isSnowflake,
   patchBody,
-  SECRET_MARK,
   Secrecy,
-  shownPath,
   validateSdkCommand,
   wireToSdk,
 } from "../schema";
@@ -41,53 +39,26 @@ import { isGone } from "./permissionsLifecycle";
 import type { DescribeResource } from "./engineErrors";
 import { forEngine } from "./engineErrors";
 import type { Bag } from "./propertyBags";
-import {
-  omit,
-  optionalString,
-  secrecyOf,
-  secretValue,
-  UNKNOWN,
-  unknownPaths,
-  withoutUnknowns,
-} from "./propertyBags";
+import { omit, optionalString, secrecyOf, UNKNOWN, unknownPaths } from "./propertyBags";
 import type { ProviderRuntime } from "./runtime";
 import type { StackConfig } from "./settings";
 import { freshScope, overwriteScope, sameIdentity, withScopeList } from "./scopeOverwrite";
 import type { IntendedCommand } from "./scopeOverwrite";
 import { planScopeWrite } from "./scopeWritePlan";
+import {
+  commandPath,
+  definitionFailures,
+  issueFailure,
+  keyIsSecret,
+  markedIds,
+} from "./scopeCommandDefinitions";
 import { commandKey } from "./commandKeys";
 
-export { commandKey };
+export { commandKey, commandPath };
 
 const TYPE_NAMES: Record<number, string> = Object.fromEntries(
   Object.entries(CommandType).map(([k, v]) => [v, k]),
 );
-
-/**
- * True when a command's key is secret: the key is its name (prefixed by its type), so it
- * is secret when the name, the type, the definition or the whole map is.
- */
-export function keyIsSecret(secrecy: Secrecy, key: string): boolean {
-  return secrecy.covers(["commands", key, "name"]) || secrecy.covers(["commands", key, "type"]);
-}
-
-/**
- * How a property path under `commands` reads: `commands["ban"].options[0].name`; with the
- * resource's secrecy, a secret key reads `commands[secret]`, and so does a key the program
- * chose inside a secret value (schema/mapping.ts `shownPath`).
- */
-export function commandPath(
-  key: string,
-  path: readonly (string | number)[] = [],
-  secrecy: Secrecy = Secrecy.NONE,
-): string {
-  const head = keyIsSecret(secrecy, key)
-    ? `commands${SECRET_MARK}`
-    : `commands[${JSON.stringify(key)}]`;
-  if (path.length === 0) return head;
-  const rest = shownPath(path, secrecy.within(["commands", key]));
-  return typeof path[0] === "number" ? `${head}${rest}` : `${head}.${rest}`;
-}
 
 /**
  * The failure property of a problem of the whole list (caps, program-wide claims): none,
@@ -114,16 +85,6 @@ function commandIds(bag: Bag): Record<string, string> {
   return out;
 }
 
-/**
- * The outputs' `commandIds`, marked secret when a key is: the keys are the commands' names,
- * so a secret name would show in clear in the state as a key (the engine marks only the
- * outputs named like a secret input).
- */
-function markedIds(bag: Bag, ids: Record<string, string>): unknown {
-  const secrecy = secrecyOf(bag);
-  return Object.keys(ids).some((key) => keyIsSecret(secrecy, key)) ? secretValue(ids) : ids;
-}
-
 function scopeOf(bag: Bag): Scope {
   return optionalString(bag, "guildId") === undefined ? "global" : "guild";
 }
@@ -142,11 +103,6 @@ function wireBody(key: string, args: Bag, scope: Scope, secrecy: Secrecy): WireC
     throw new Error(`invalid command:\n${lines.join("\n")}`);
   }
   return result.value;
-}
-
-function issueFailure(key: string, issue: SchemaIssue, secrecy: Secrecy): CheckFailure {
-  const property = commandPath(key, issue.path, secrecy);
-  return { property, reason: `${property}: ${issue.message} (${issue.code})` };
 }
 
 /** The resource id: where the commands live. */
@@ -449,55 +405,10 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
       const byType = new Map<number, string[]>();
       for (const [key, value] of Object.entries(commands)) {
         if (value === UNKNOWN) continue;
-        const path = commandPath(key, [], secrecy);
-        if (!isRecord(value)) {
-          failures.push({ property: path, reason: `${path}: a command definition` });
-          continue;
-        }
-        const unknown = unknownPaths(value);
-        const result = validateSdkCommand(withoutUnknowns(value), {
-          scope,
-          secrecy: secrecy.within(["commands", key]),
-        });
-        if (!result.ok) {
-          for (const issue of result.issues) {
-            if (
-              unknown.some(
-                (u) => u.length <= issue.path.length && u.every((s, i) => issue.path[i] === s),
-              )
-            ) {
-              continue;
-            }
-            failures.push(issueFailure(key, issue, secrecy));
-          }
-        }
-        const name = value["name"];
-        const type = value["type"] ?? CommandType.CHAT_INPUT;
-        if (typeof name === "string" && name !== UNKNOWN && typeof type === "number") {
-          const expected = commandKey(type, name);
-          if (key !== expected) {
-            // The expected key is the name (and type) respelt: secret when they are.
-            const shown = secrecy.quote(
-              expected,
-              ["commands", key, "name"],
-              ["commands", key, "type"],
-            );
-            failures.push({
-              property: path,
-              reason:
-                `${path}: the key of a command is its name, prefixed "user:", ` +
-                `"message:" or "entry_point:" for those types: expected ${shown}`,
-            });
-          }
-          if (scope === "guild" && type === CommandType.PRIMARY_ENTRY_POINT) {
-            const typePath = commandPath(key, ["type"], secrecy);
-            failures.push({
-              property: typePath,
-              reason: `${typePath}: entry points exist only in the global scope`,
-            });
-          }
-          byType.set(type, [...(byType.get(type) ?? []), key]);
-        }
+        const checked = definitionFailures(key, value, scope, secrecy);
+        failures.push(...checked.failures);
+        if (checked.type !== undefined)
+          byType.set(checked.type, [...(byType.get(checked.type) ?? []), key]);
       }
       for (const [type, keys] of byType) {
         const limit = commandsPerScope(type, scope);
