@@ -19,6 +19,8 @@ import {
   setStructureProblems,
 } from "../provider/resources/commandSetPlan";
 import { commandKey } from "../provider/resources/commandKeys";
+import { Secrecy } from "../provider/schema";
+import { secretPathsOf } from "./secretPaths";
 import type {
   CommandDefinition,
   DeepInput,
@@ -70,10 +72,16 @@ export class CommandSet extends pulumi.ComponentResource {
     const problems = setStructureProblems(name, args.scopes, permissions);
     const definitions = pulumi.output(args.commands);
     if (problems.length > 0) throw new pulumi.RunError(problems.join("\n"));
+    // Where the definitions' secrets are, by index: each scope's child is told them by key.
+    const secrets = secretPathsOf(args.commands);
 
     const children: Record<string, ScopeCommands> = {};
     for (const scope of args.scopes) {
-      const plan = definitions.apply((defs) => scopeCommandMap(name, defs, scope, permissions));
+      const plan = pulumi
+        .all([definitions, secrets])
+        .apply(([defs, paths]) =>
+          scopeCommandMap(name, defs, scope, permissions, new Secrecy(paths)),
+        );
       children[scopeLabel(scope)] = new ScopeCommands(
         scopeChildName(name, scope),
         {
@@ -85,6 +93,7 @@ export class CommandSet extends pulumi.ComponentResource {
         },
         { parent: this },
         plan.apply((p) => p.problems),
+        plan.apply((p) => p.secretPaths),
       );
     }
     for (const p of permissions) {
@@ -94,7 +103,8 @@ export class CommandSet extends pulumi.ComponentResource {
       const childOpts: pulumi.CustomResourceOptions = { parent: this };
       const permissionsArgs: GuildCommandPermissionsArgs & { __commandRef: unknown } = {
         guildId: p.guildId,
-        commandId: holder.commandIds.apply((ids) => ids[key] ?? ""),
+        // The id is not secret, though the ids are when a key (a name) is.
+        commandId: pulumi.unsecret(holder.commandIds.apply((ids) => ids[key] ?? "")),
         __commandRef: commandRef(scope, p),
         permissions: p.permissions,
         ...(p.applicationId === undefined ? {} : { applicationId: p.applicationId }),

@@ -6,7 +6,7 @@
  * are the index's own, so a program's `pulumi.Input`, outputs and resource options mix
  * with these freely.
  */
-export { Output, output, all, unsecret } from "@pulumi/pulumi/output";
+export { Output, output, all, isSecret, unsecret } from "@pulumi/pulumi/output";
 export type { Input, Inputs } from "@pulumi/pulumi/output";
 export { CustomResource, ComponentResource, Resource, createUrn } from "@pulumi/pulumi/resource";
 export type { CustomResourceOptions, ComponentResourceOptions } from "@pulumi/pulumi/resource";

@@ -12,6 +12,9 @@ import { serializedProvider, typeToken } from "./providerModule";
 import { refusePlaintextCredentials } from "./credentials";
 import { inTurn } from "./registrationOrder";
 import { CLAIMANT_KEY } from "../provider/resources/claims";
+import type { Path } from "../provider/resources/propertyBags";
+import { SECRET_PATHS_KEY } from "../provider/resources/propertyBags";
+import { secretPathsOf } from "./secretPaths";
 import { suspendPromiseStacks, withStack } from "./debugStacks";
 
 /**
@@ -191,6 +194,8 @@ abstract class CommandResource extends PackageResource {
         pulumi.all([args["type"], args["name"]]),
       ),
       __provider: serializedProvider(kind),
+      // Where the secrets are (not what): the provider's messages quote them as `[secret]`.
+      [SECRET_PATHS_KEY]: secretPathsOf(args),
       // Outputs only the provider sets: unknown in the preview of a create or an update.
       // `commandId` (also among the state's outputs) is taken from `id` below.
       version: undefined,
@@ -272,6 +277,7 @@ export class GuildCommandPermissions extends PackageResource {
       ...rest,
       applicationId: args.applicationId ?? DEFAULT_APPLICATION_ID(),
       __provider: serializedProvider("guildCommandPermissions"),
+      [SECRET_PATHS_KEY]: secretPathsOf(rest),
     };
     super(
       "GuildCommandPermissions",
@@ -309,12 +315,18 @@ export class ScopeCommands extends PackageResource {
   declare readonly guildId: pulumi.Output<string | undefined>;
   declare readonly commands: pulumi.Output<Record<string, SdkCommandArgs>>;
 
-  /** @param setProblems problems its `CommandSet` found in the definitions (checked with the rest). */
+  /**
+   * @param setProblems problems its `CommandSet` found in the definitions (checked with the rest).
+   * @param setSecretPaths where its `CommandSet` found secrets in `commands` (by key), in
+   * place of those of `args` (a set's `commands` is one Output, secret as a whole when any
+   * definition holds a secret).
+   */
   constructor(
     name: string,
     args: ScopeCommandsArgs,
     opts?: pulumi.CustomResourceOptions,
     setProblems?: pulumi.Input<readonly string[]>,
+    setSecretPaths?: pulumi.Input<Path[]>,
   ) {
     refusePlaintextCredentials();
     const applicationId = args.applicationId ?? DEFAULT_APPLICATION_ID();
@@ -329,6 +341,7 @@ export class ScopeCommands extends PackageResource {
         applicationId,
         // Present only when its set found problems: `check` reports them.
         __programProblems: problems,
+        [SECRET_PATHS_KEY]: secretPathsOfScope(args, setSecretPaths),
         [CLAIMANT_KEY]: inTurn(
           claimantUrn("ScopeCommands", name, opts?.parent),
           applicationId,
@@ -344,6 +357,22 @@ export class ScopeCommands extends PackageResource {
 }
 
 export { commandKey };
+
+/**
+ * A `ScopeCommands`' secret paths: its set's for `commands`, when a set declared it (not
+ * secret themselves: a set names no secret key in them, scopeCommandMap in
+ * provider/resources/commandSetPlan.ts).
+ */
+function secretPathsOfScope(
+  args: ScopeCommandsArgs,
+  setSecretPaths: pulumi.Input<Path[]> | undefined,
+): pulumi.Input<Path[]> {
+  if (setSecretPaths === undefined) return secretPathsOf(args);
+  const { commands: _commands, ...rest } = args;
+  return pulumi.unsecret(
+    pulumi.all([secretPathsOf(rest), setSecretPaths]).apply(([own, set]) => [...own, ...set]),
+  );
+}
 
 export function withDependency(
   opts: pulumi.CustomResourceOptions | undefined,

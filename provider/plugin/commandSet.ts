@@ -54,12 +54,13 @@ import { commandKey } from "../resources/commandKeys";
 import {
   containsSecret,
   isSecretValue,
+  secretPathsIn,
   secretValue,
   UNKNOWN,
   unknownPaths,
   unwrapSecrets,
 } from "../resources/propertyBags";
-import { isRecord } from "../schema";
+import { isRecord, Secrecy } from "../schema";
 import type { PlainObject, PlainValue } from "./plainStructs";
 import { plainStruct, withPlainStructs, withPlainStructWriter } from "./plainStructs";
 import { PACKAGE } from "./resources";
@@ -330,6 +331,8 @@ export async function constructCommandSet(
     throw new Error("CommandSet: commands must be a list");
   }
   const secretCommands = containsSecret(rawCommands);
+  // Where the definitions' secrets are, by index: the plan's problems quote none of them.
+  const secrecy = new Secrecy(secretPathsIn(rawCommands));
   const provider = req.getProvidersMap().get(PACKAGE) ?? "";
   const monitor = new ResourceMonitor(req.getMonitorendpoint());
   const watch = failures.watch();
@@ -355,7 +358,7 @@ export async function constructCommandSet(
       const plan =
         definitions === undefined
           ? undefined
-          : scopeCommandMap(name, definitions, scope, permissions);
+          : scopeCommandMap(name, definitions, scope, permissions, secrecy);
       const commands = plan === undefined ? UNKNOWN : (plan.commands as PlainObject);
       const registered = register(
         "ScopeCommands",

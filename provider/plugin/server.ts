@@ -26,7 +26,7 @@ import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import type * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import type { Bag } from "../resources/propertyBags";
-import { redactSecrets, secretStrings, unwrapSecrets } from "../resources/propertyBags";
+import { SECRET_PATHS_KEY, secretPathsIn, unwrapSecrets } from "../resources/propertyBags";
 import { ENGINE_FAILURE_PROPERTY } from "../resources/engineErrors";
 import type { ProviderRuntime } from "../resources/runtime";
 import { ChildFailures } from "./childFailures";
@@ -62,29 +62,38 @@ function raw(struct: structproto.Struct | undefined): unknown {
   return struct?.toJavaScript();
 }
 
+/**
+ * The engine's values as the lifecycles take them: secrets unwrapped, and where they were
+ * told by path in `SECRET_PATHS_KEY` (propertyBags.ts), as the dynamic resources tell it:
+ * every message the lifecycles build quotes those values as `[secret]`.
+ */
 function bag(struct: structproto.Struct | undefined): Bag {
-  return struct === undefined ? {} : (unwrapSecrets(struct.toJavaScript()) as Bag);
+  if (struct === undefined) return {};
+  const values = struct.toJavaScript();
+  const unwrapped = unwrapSecrets(values) as Bag;
+  const paths = secretPathsIn(values);
+  return paths.length === 0 ? unwrapped : { ...unwrapped, [SECRET_PATHS_KEY]: paths };
 }
 
 function toStruct(value: Bag): structproto.Struct {
   // Struct cannot hold `undefined`: drop those keys. Serialized straight from the values
-  // (plainStructs.ts).
-  return plainStruct(JSON.parse(JSON.stringify(value)) as Record<string, PlainValue>);
+  // (plainStructs.ts). The secret paths are the engine's own marks here: not kept.
+  const { [SECRET_PATHS_KEY]: _paths, ...kept } = value;
+  return plainStruct(JSON.parse(JSON.stringify(kept)) as Record<string, PlainValue>);
 }
 
 /**
  * A check's failures as the engine takes them: no property (engineErrors.ts
- * `ENGINE_FAILURE_PROPERTY` says why), and no secret value quoted in a reason (`[secret]`).
+ * `ENGINE_FAILURE_PROPERTY` says why). The reasons quote no secret: the lifecycles built
+ * them knowing the secret paths (`bag`).
  */
 function engineCheckFailures(
   failures: readonly { readonly reason: string }[],
-  news: structproto.Struct | undefined,
 ): provproto.CheckFailure[] {
-  const hidden = secretStrings(news?.toJavaScript());
   return failures.map((f) => {
     const failure = new provproto.CheckFailure();
     failure.setProperty(ENGINE_FAILURE_PROPERTY);
-    failure.setReason(redactSecrets(f.reason, hidden));
+    failure.setReason(f.reason);
     return failure;
   });
 }
@@ -102,22 +111,15 @@ function failed(err: unknown): grpc.ServiceError {
 type Unary<Req, Res> = grpc.handleUnaryCall<Req, Res>;
 
 /**
- * A unary handler that answers with `fn`'s value, or its failure as one message with no
- * secret of the request in it (`secretsOf`: the request's values that may hold secrets; a
- * failure names the resource, and the resource may be named by a secret).
+ * A unary handler that answers with `fn`'s value, or its failure as one message. The
+ * message quotes no secret: the lifecycles name a resource and quote its values knowing
+ * which are secret (`bag`).
  */
-function unary<Req, Res>(
-  fn: (req: Req) => Promise<Res>,
-  secretsOf: (req: Req) => unknown[] = () => [],
-): Unary<Req, Res> {
+function unary<Req, Res>(fn: (req: Req) => Promise<Res>): Unary<Req, Res> {
   return (call, callback) => {
     fn(call.request).then(
       (res) => callback(null, res),
-      (err: unknown) => {
-        const message = err instanceof Error ? err.message : String(err);
-        const hidden = secretsOf(call.request).flatMap((v) => secretStrings(v));
-        callback(failed(hidden.length > 0 ? new Error(redactSecrets(message, hidden)) : err), null);
-      },
+      (err: unknown) => callback(failed(err), null),
     );
   };
 }
@@ -165,7 +167,7 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
         res.setInputs(Struct.fromJavaScript(marked as Parameters<typeof Struct.fromJavaScript>[0]));
       }
       const problems = rt.checkConfiguration(pluginStackConfig(bag(news), new Map()));
-      res.setFailuresList(engineCheckFailures(problems, news));
+      res.setFailuresList(engineCheckFailures(problems));
       return res;
     }),
 
@@ -206,133 +208,113 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
       return res;
     }),
 
-    check: unary(
-      async (req: provproto.CheckRequest) => {
-        const urn = req.getUrn();
-        const news = bag(req.getNews());
-        const result = await reporting(urn, () =>
-          resourceOf(urn).check(urn, bag(req.getOlds()), news),
-        );
-        if (result.failures.length > 0) {
-          failures.report(urn);
+    check: unary(async (req: provproto.CheckRequest) => {
+      const urn = req.getUrn();
+      const news = bag(req.getNews());
+      const result = await reporting(urn, () =>
+        resourceOf(urn).check(urn, bag(req.getOlds()), news),
+      );
+      if (result.failures.length > 0) {
+        failures.report(urn);
+      }
+      const res = new provproto.CheckResponse();
+      res.setInputs(toStruct(withSecrets(result.inputs, raw(req.getNews()))));
+      res.setFailuresList(engineCheckFailures(result.failures));
+      return res;
+    }),
+
+    diff: unary(async (req: provproto.DiffRequest) => {
+      const urn = req.getUrn();
+      // The old outputs, as the dynamic-provider host hands them: one lifecycle for both
+      // doors (update reads `version` and `adopted` from them).
+      const olds = bag(req.getOlds());
+      const result = await reporting(urn, () =>
+        resourceOf(urn).diff(req.getId(), olds, bag(req.getNews())),
+      );
+      // Values the state holds in clear that the program marks secret: only an update
+      // stores them marked (secrets.ts `unmarkedInState`), and it writes nothing.
+      const unmarked = result.changes
+        ? []
+        : unmarkedInState(raw(req.getOlds()), raw(req.getNews()));
+      const detailedDiff =
+        unmarked.length > 0
+          ? Object.fromEntries(unmarked.map((k) => [k, "update" as const]))
+          : result.detailedDiff;
+      const res = new provproto.DiffResponse();
+      res.setChanges(
+        result.changes || unmarked.length > 0
+          ? provproto.DiffResponse.DiffChanges.DIFF_SOME
+          : provproto.DiffResponse.DiffChanges.DIFF_NONE,
+      );
+      res.setReplacesList(result.replaces);
+      res.setDeletebeforereplace(result.deleteBeforeReplace);
+      if (detailedDiff !== undefined) {
+        // The changed paths (`commands["kick"].description`), so the preview names them.
+        const kinds = {
+          add: provproto.PropertyDiff.Kind.ADD,
+          update: provproto.PropertyDiff.Kind.UPDATE,
+          delete: provproto.PropertyDiff.Kind.DELETE,
+        };
+        const map = res.getDetaileddiffMap();
+        const top = new Set<string>();
+        for (const [path, kind] of Object.entries(detailedDiff)) {
+          const d = new provproto.PropertyDiff();
+          d.setKind(kinds[kind]);
+          d.setInputdiff(true);
+          map.set(path, d);
+          top.add(path.split(/[.[]/)[0] ?? path);
         }
-        const res = new provproto.CheckResponse();
-        res.setInputs(toStruct(withSecrets(result.inputs, raw(req.getNews()))));
-        res.setFailuresList(engineCheckFailures(result.failures, req.getNews()));
-        return res;
-      },
-      (req) => [raw(req.getNews())],
-    ),
-
-    diff: unary(
-      async (req: provproto.DiffRequest) => {
-        const urn = req.getUrn();
-        // The old outputs, as the dynamic-provider host hands them: one lifecycle for both
-        // doors (update reads `version` and `adopted` from them).
-        const olds = bag(req.getOlds());
-        const result = await reporting(urn, () =>
-          resourceOf(urn).diff(req.getId(), olds, bag(req.getNews())),
-        );
-        // Values the state holds in clear that the program marks secret: only an update
-        // stores them marked (secrets.ts `unmarkedInState`), and it writes nothing.
-        const unmarked = result.changes
-          ? []
-          : unmarkedInState(raw(req.getOlds()), raw(req.getNews()));
-        const detailedDiff =
-          unmarked.length > 0
-            ? Object.fromEntries(unmarked.map((k) => [k, "update" as const]))
-            : result.detailedDiff;
-        const res = new provproto.DiffResponse();
-        res.setChanges(
-          result.changes || unmarked.length > 0
-            ? provproto.DiffResponse.DiffChanges.DIFF_SOME
-            : provproto.DiffResponse.DiffChanges.DIFF_NONE,
-        );
-        res.setReplacesList(result.replaces);
-        res.setDeletebeforereplace(result.deleteBeforeReplace);
-        if (detailedDiff !== undefined) {
-          // The changed paths (`commands["kick"].description`), so the preview names them.
-          const kinds = {
-            add: provproto.PropertyDiff.Kind.ADD,
-            update: provproto.PropertyDiff.Kind.UPDATE,
-            delete: provproto.PropertyDiff.Kind.DELETE,
-          };
-          const map = res.getDetaileddiffMap();
-          const top = new Set<string>();
-          for (const [path, kind] of Object.entries(detailedDiff)) {
-            const d = new provproto.PropertyDiff();
-            d.setKind(kinds[kind]);
-            d.setInputdiff(true);
-            map.set(path, d);
-            top.add(path.split(/[.[]/)[0] ?? path);
-          }
-          for (const key of result.replaces) {
-            const d = new provproto.PropertyDiff();
-            d.setKind(provproto.PropertyDiff.Kind.UPDATE_REPLACE);
-            d.setInputdiff(true);
-            map.set(key, d);
-            top.add(key);
-          }
-          res.setHasdetaileddiff(true);
-          res.setDiffsList([...top].filter((k) => k !== ""));
+        for (const key of result.replaces) {
+          const d = new provproto.PropertyDiff();
+          d.setKind(provproto.PropertyDiff.Kind.UPDATE_REPLACE);
+          d.setInputdiff(true);
+          map.set(key, d);
+          top.add(key);
         }
-        return res;
-      },
-      (req) => [raw(req.getNews()), raw(req.getOlds())],
-    ),
+        res.setHasdetaileddiff(true);
+        res.setDiffsList([...top].filter((k) => k !== ""));
+      }
+      return res;
+    }),
 
-    create: unary(
-      async (req: provproto.CreateRequest) => {
-        const urn = req.getUrn();
-        const result = await resourceOf(urn).create(bag(req.getProperties()));
-        const res = new provproto.CreateResponse();
-        res.setId(result.id);
-        res.setProperties(toStruct(withSecrets(result.outs, raw(req.getProperties()))));
-        return res;
-      },
-      (req) => [raw(req.getProperties())],
-    ),
+    create: unary(async (req: provproto.CreateRequest) => {
+      const urn = req.getUrn();
+      const result = await resourceOf(urn).create(bag(req.getProperties()));
+      const res = new provproto.CreateResponse();
+      res.setId(result.id);
+      res.setProperties(toStruct(withSecrets(result.outs, raw(req.getProperties()))));
+      return res;
+    }),
 
-    read: unary(
-      async (req: provproto.ReadRequest) => {
-        const urn = req.getUrn();
-        // An import's Read carries no properties: the id alone says what to read.
-        const props = req.hasProperties() ? bag(req.getProperties()) : undefined;
-        const result = await resourceOf(urn).read(req.getId(), props);
-        const res = new provproto.ReadResponse();
-        res.setId(result.id);
-        const given = [raw(req.getProperties()), raw(req.getInputs())];
-        if (result.props !== undefined)
-          res.setProperties(toStruct(withSecrets(result.props, ...given)));
-        if (result.inputs !== undefined)
-          res.setInputs(toStruct(withSecrets(result.inputs, ...given)));
-        return res;
-      },
-      (req) => [raw(req.getProperties()), raw(req.getInputs())],
-    ),
+    read: unary(async (req: provproto.ReadRequest) => {
+      const urn = req.getUrn();
+      // An import's Read carries no properties: the id alone says what to read.
+      const props = req.hasProperties() ? bag(req.getProperties()) : undefined;
+      const result = await resourceOf(urn).read(req.getId(), props);
+      const res = new provproto.ReadResponse();
+      res.setId(result.id);
+      const given = [raw(req.getProperties()), raw(req.getInputs())];
+      if (result.props !== undefined)
+        res.setProperties(toStruct(withSecrets(result.props, ...given)));
+      if (result.inputs !== undefined)
+        res.setInputs(toStruct(withSecrets(result.inputs, ...given)));
+      return res;
+    }),
 
-    update: unary(
-      async (req: provproto.UpdateRequest) => {
-        const urn = req.getUrn();
-        const olds = bag(req.getOlds()); // old outputs, as in diff
-        const result = await resourceOf(urn).update(req.getId(), olds, bag(req.getNews()));
-        const res = new provproto.UpdateResponse();
-        res.setProperties(
-          toStruct(withSecrets(result.outs, raw(req.getNews()), raw(req.getOlds()))),
-        );
-        return res;
-      },
-      (req) => [raw(req.getNews()), raw(req.getOlds())],
-    ),
+    update: unary(async (req: provproto.UpdateRequest) => {
+      const urn = req.getUrn();
+      const olds = bag(req.getOlds()); // old outputs, as in diff
+      const result = await resourceOf(urn).update(req.getId(), olds, bag(req.getNews()));
+      const res = new provproto.UpdateResponse();
+      res.setProperties(toStruct(withSecrets(result.outs, raw(req.getNews()), raw(req.getOlds()))));
+      return res;
+    }),
 
-    delete: unary(
-      async (req: provproto.DeleteRequest) => {
-        const urn = req.getUrn();
-        await resourceOf(urn).delete(req.getId(), bag(req.getProperties()));
-        return new emptyproto.Empty();
-      },
-      (req) => [raw(req.getProperties())],
-    ),
+    delete: unary(async (req: provproto.DeleteRequest) => {
+      const urn = req.getUrn();
+      await resourceOf(urn).delete(req.getId(), bag(req.getProperties()));
+      return new emptyproto.Empty();
+    }),
 
     // Components (CommandSet): their children are registered from this process, straight
     // with the engine's resource monitor (commandSet.ts, loaded on the first Construct).

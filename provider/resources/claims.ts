@@ -12,9 +12,9 @@
  * resource's URN. One process sees only its own resources: each explicit provider of the
  * plugin is a process of its own (docs/concepts.md, "One provider process, one view").
  */
-import { CommandType, commandsPerScope, isRecord } from "../schema";
+import { CommandType, commandsPerScope, isRecord, SECRET_MARK } from "../schema";
 import type { Bag } from "./propertyBags";
-import { UNKNOWN } from "./propertyBags";
+import { secrecyOf, UNKNOWN } from "./propertyBags";
 
 /**
  * The hidden input each dynamic resource names itself with, its URN as the program
@@ -36,6 +36,8 @@ export interface Claim {
   readonly guildId: string | undefined;
   readonly type: number;
   readonly name: string;
+  /** The program marked the name secret: problems say `[secret]` instead. */
+  readonly secret?: boolean;
 }
 
 const TYPE_NAMES: Record<number, string> = Object.fromEntries(
@@ -66,7 +68,8 @@ export function claimLabels(claims: readonly Claim[]): string[] {
   }
   return claims.map((c) => {
     const name = urnName(c.urn);
-    const quoted = `'${c.key === undefined ? name : `${name} commands["${c.key}"]`}'`;
+    const key = c.secret === true ? SECRET_MARK : `["${c.key}"]`;
+    const quoted = `'${c.key === undefined ? name : `${name} commands${key}`}'`;
     if ((urnsByName.get(name)?.size ?? 0) < 2) return quoted;
     const parents = parentTypes(c.urn);
     return `${quoted} (${parents.length === 0 ? "at the top level" : `under ${parents.join(" > ")}`})`;
@@ -158,9 +161,10 @@ function problemsIn(claim: Claim, sameType: readonly Claim[]): string[] {
   }
   const twins = sameType.filter((c) => c.name === claim.name);
   if (twins.length > 1) {
+    const name = twins.some((c) => c.secret === true) ? SECRET_MARK : `'${claim.name}'`;
     problems.push(
       `resources ${claimLabels(twins).join(", ")} all declare the ${typeName} command ` +
-        `'${claim.name}' in ${scopeLabel(claim)}: names are unique per application, type and scope, ` +
+        `${name} in ${scopeLabel(claim)}: names are unique per application, type and scope, ` +
         "and creating an existing name overwrites it",
     );
   }
@@ -193,12 +197,16 @@ export function commandClaim(
   const guildId = inputs["guildId"];
   if (!known(applicationId) || !known(name) || typeof type !== "number") return undefined;
   if (scope === "guild" && !known(guildId)) return undefined;
+  const secrecy = secrecyOf(inputs);
+  // Secret ids are refused by the resource's check: nothing to claim with.
+  if (secrecy.marks("applicationId") || secrecy.marks("guildId")) return undefined;
   return {
     urn,
     applicationId,
     guildId: scope === "guild" ? (guildId as string) : undefined,
     type,
     name,
+    secret: secrecy.covers(["name"]) || secrecy.covers(["type"]),
   };
 }
 
@@ -213,11 +221,16 @@ export function scopeClaims(urn: string, inputs: Bag): Claim[] | undefined {
   const commands = inputs["commands"];
   if (!known(applicationId) || (guildId !== undefined && !known(guildId))) return undefined;
   if (!isRecord(commands)) return undefined;
+  const secrecy = secrecyOf(inputs);
+  if (secrecy.marks("applicationId") || secrecy.marks("guildId")) return undefined;
   const list: Claim[] = [];
   for (const [key, def] of Object.entries(commands)) {
     if (!isRecord(def) || !known(def["name"])) continue;
     const type = def["type"] ?? CommandType.CHAT_INPUT;
     if (typeof type !== "number") continue;
+    // The key is the name respelt (scopeCommandsLifecycle.ts `keyIsSecret`).
+    const secret =
+      secrecy.covers(["commands", key, "name"]) || secrecy.covers(["commands", key, "type"]);
     list.push({
       urn,
       key,
@@ -225,6 +238,7 @@ export function scopeClaims(urn: string, inputs: Bag): Claim[] | undefined {
       guildId: guildId as string | undefined,
       type,
       name: def["name"],
+      secret,
     });
   }
   return list;

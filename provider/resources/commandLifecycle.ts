@@ -10,15 +10,15 @@
  */
 import type { WireCommand, WireCommandBody, WireCommandPatch } from "../client";
 import { RateLimitError } from "../client";
-import type { Scope, SchemaIssue } from "../schema";
+import type { Scope, SchemaIssue, Secrecy } from "../schema";
 import {
   CANONICAL_COMMAND_FIELDS,
   COMMAND_REPLACE_KEYS,
   diffCommandFields,
-  formatPath,
   isSnowflake,
   Limits,
   patchBody,
+  shownPath,
   validateSdkCommand,
   WIRE_TO_SDK_KEYS,
   wireToSdk,
@@ -32,12 +32,14 @@ import { scopeName } from "./scopeOverwrite";
 import { createOne, deleteOne, editOne, writeOne } from "./scopeWrites";
 import { Routes } from "../routes";
 import { createProblems, replacementNeedsRoom } from "./scopeLimits";
-import type { Bag, Path } from "./propertyBags";
+import type { Bag } from "./propertyBags";
 import {
   omit,
   optionalString,
   requireString,
   sameBranch,
+  SECRET_PATHS_KEY,
+  secrecyOf,
   UNKNOWN,
   unknownPaths,
   withoutUnknowns,
@@ -55,6 +57,7 @@ const PROGRAM_PROBLEMS_KEY = "__programProblems";
 const RESOURCE_KEYS = [
   "__provider",
   PROGRAM_PROBLEMS_KEY,
+  SECRET_PATHS_KEY,
   "applicationId",
   "guildId",
   ...ASSIGNED_KEYS,
@@ -83,32 +86,52 @@ export function commandArgs(bag: Bag): Bag {
   return omit(bag, RESOURCE_KEYS);
 }
 
-/** A check failure as the engine shows it: the engine only knows top-level keys, so the
- * whole path goes in the reason too. */
-export function failure(issue: SchemaIssue, prefix: Path = []): CheckFailure {
-  const property = formatPath([...prefix, ...issue.path]) || "(command)";
+/**
+ * A check failure as the engine shows it: the engine only knows top-level keys, so the
+ * whole path goes in the reason too (a key the program chose inside a secret value shows
+ * as `[secret]`: schema/mapping.ts `shownPath`).
+ */
+export function failure(issue: SchemaIssue, secrecy: Secrecy): CheckFailure {
+  const property = shownPath(issue.path, secrecy) || "(command)";
   return { property, reason: `${property}: ${issue.message} (${issue.code})` };
+}
+
+/**
+ * The ids that say where a command lives (`keys` of the inputs) that a program marked
+ * secret: refused, since they cannot be kept secret. They are parts of resource ids and of
+ * the service's request paths, which Pulumi and every error message show in clear.
+ */
+export function secretIdFailures(secrecy: Secrecy, keys: readonly string[]): CheckFailure[] {
+  return keys
+    .filter((key) => secrecy.marks(key))
+    .map((key) => ({
+      property: key,
+      reason:
+        `${key}: cannot be a secret: an id that says where a command lives is part of ` +
+        "resource ids and of the service's request paths, which are never secret; pass it as a plain value",
+    }));
 }
 
 /** Validates SDK arguments, ignoring what is unknown at preview (checked once known). */
 export function validateArgs(
   args: Bag,
   scope: Scope,
+  secrecy: Secrecy,
 ): { body: WireCommandBody | undefined; failures: CheckFailure[] } {
   const unknown = unknownPaths(args);
-  const result = validateSdkCommand(withoutUnknowns(args), { scope });
+  const result = validateSdkCommand(withoutUnknowns(args), { scope, secrecy });
   if (result.ok) return { body: unknown.length === 0 ? result.value : undefined, failures: [] };
   const failures = result.issues
     .filter((issue) => !unknown.some((u) => sameBranch(u, issue.path)))
-    .map((issue) => failure(issue));
+    .map((issue) => failure(issue, secrecy));
   return { body: undefined, failures };
 }
 
 /** The wire body of known SDK arguments; throws when they are invalid (check prevents that). */
-function wireBody(args: Bag, scope: Scope): WireCommandBody {
-  const result = validateSdkCommand(args, { scope });
+function wireBody(args: Bag, scope: Scope, secrecy: Secrecy): WireCommandBody {
+  const result = validateSdkCommand(args, { scope, secrecy });
   if (!result.ok) {
-    const lines = result.issues.map((i) => failure(i).reason);
+    const lines = result.issues.map((i) => failure(i, secrecy).reason);
     throw new Error(`invalid command:\n${lines.join("\n")}`);
   }
   return result.value;
@@ -132,13 +155,15 @@ export function inputsFromLive(oldInputs: Bag, live: WireCommand, scope: Scope):
   return merged;
 }
 
-/** How the engine's messages name a command resource. */
+/** How the engine's messages (and the timing log) name a command resource. */
 function describeCommand(scope: Scope): DescribeResource {
   return (props, id) => {
-    const name = typeof props["name"] === "string" ? `"${props["name"]}"` : "(unnamed)";
+    const secrecy = secrecyOf(props);
+    const name =
+      typeof props["name"] === "string" ? secrecy.quote(props["name"], ["name"]) : "(unnamed)";
     const where =
       scope === "guild" && typeof props["guildId"] === "string"
-        ? ` in guild ${props["guildId"]}`
+        ? ` in guild ${secrecy.text(props["guildId"], ["guildId"])}`
         : "";
     const known = id !== undefined && id !== "" ? ` (id ${id})` : "";
     return `${scope} command ${name}${where}${known}`;
@@ -261,7 +286,9 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvi
           failures.push({ property: key, reason: `${key}: must be a snowflake (a decimal id)` });
         }
       }
-      failures.push(...validateArgs(commandArgs(inputs), scope).failures);
+      const secrecy = secrecyOf(inputs);
+      failures.push(...secretIdFailures(secrecy, ["applicationId", "guildId"]));
+      failures.push(...validateArgs(commandArgs(inputs), scope, secrecy).failures);
       if (failures.length === 0 && Object.keys(olds).length === 0) {
         failures.push(...(await limitFailures(inputs)));
       }
@@ -280,7 +307,7 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvi
       if (unknownPaths(newArgs).length > 0) {
         changes = true; // unknown until apply: report a change, the update will know
       } else {
-        const next = wireBody(newArgs, scope);
+        const next = wireBody(newArgs, scope, secrecyOf(news));
         const prev = validateSdkCommand(commandArgs(olds), { scope });
         changes ||= !prev.ok || diffCommandFields(next, prev.value).length > 0;
       }
@@ -293,7 +320,7 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvi
     async create(inputs) {
       const applicationId = rt.resolveApplicationId(optionalString(inputs, "applicationId"));
       const guildId = guildOf(inputs);
-      const body = wireBody(commandArgs(inputs), scope);
+      const body = wireBody(commandArgs(inputs), scope, secrecyOf(inputs));
       const api = rt.client;
       const bulk = rt.settings.writeMode === "bulk";
       const edit = guildId === undefined ? Routes.editGlobalCommand : Routes.editGuildCommand;
@@ -354,7 +381,7 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvi
     async update(id, olds, news) {
       const applicationId = rt.resolveApplicationId(optionalString(news, "applicationId"));
       const guildId = guildOf(news);
-      const body = wireBody(commandArgs(news), scope);
+      const body = wireBody(commandArgs(news), scope, secrecyOf(news));
       const prev = validateSdkCommand(commandArgs(olds), { scope });
       const fields = prev.ok
         ? diffCommandFields(body, prev.value)

@@ -9,8 +9,8 @@
  * which fail every scope's `check`, before any request). Shared by the TypeScript SDK's component (sdk/commandSet.ts) and the
  * plugin's (provider/plugin/commandSet.ts), so every language gets the same children.
  */
-import type { Scope } from "../schema";
-import { camelCase, COMMAND_FIELDS, CommandType, isRecord, isSnowflake } from "../schema";
+import type { Path, Scope } from "../schema";
+import { camelCase, COMMAND_FIELDS, CommandType, isRecord, isSnowflake, Secrecy } from "../schema";
 import { commandKey } from "./commandKeys";
 
 export interface SetScope {
@@ -52,17 +52,22 @@ const GLOBAL_ONLY: readonly string[] = Object.entries(COMMAND_FIELDS)
 /**
  * A scope's `commands` input: the definitions by key, without the fields the scope does
  * not keep (a guild's copy of a set leaves out contexts, integration types and the DM
- * permission, as the service would; the global copy keeps them), and the problems of the
- * definitions (`definitionProblems`), the same for every scope of the set.
+ * permission, as the service would; the global copy keeps them), the problems of the
+ * definitions (`definitionProblems`), the same for every scope of the set, and the paths
+ * of the map's secret values (`secretPaths`, from `secrecy`: the definitions' own, by
+ * index). A key is the command's name: when a name (or type) is secret, so is the key,
+ * and then the whole map is.
  */
 export function scopeCommandMap(
   set: string,
   definitions: readonly unknown[],
   scope: SetScope,
   permissions: readonly SetPermissions[] = [],
-): { commands: Record<string, Record<string, unknown>>; problems: string[] } {
+  secrecy: Secrecy = Secrecy.NONE,
+): { commands: Record<string, Record<string, unknown>>; problems: string[]; secretPaths: Path[] } {
   const commands: Record<string, Record<string, unknown>> = {};
-  definitions.forEach((def) => {
+  const secretPaths: Path[] = [];
+  definitions.forEach((def, i) => {
     if (!isRecord(def) || typeof def["name"] !== "string") return;
     const key = commandKey(typeOf(def), def["name"]);
     if (commands[key] !== undefined) return; // the first one; the second is a problem
@@ -73,8 +78,21 @@ export function scopeCommandMap(
       entry[k] = v;
     }
     commands[key] = entry;
+    if (secrecy.covers([i, "name"]) || secrecy.covers([i, "type"])) secretPaths.push(["commands"]);
+    else
+      secretPaths.push(
+        ...secrecy
+          .within([i])
+          .under(["commands", key])
+          .paths.map((p) => [...p]),
+      );
   });
-  return { commands, problems: definitionProblems(set, definitions, permissions) };
+  const whole = secretPaths.some((p) => p.length === 1);
+  return {
+    commands,
+    problems: definitionProblems(set, definitions, permissions, secrecy),
+    secretPaths: whole ? [["commands"]] : secretPaths,
+  };
 }
 
 const typeOf = (def: Record<string, unknown>): number =>
@@ -92,9 +110,11 @@ export function definitionProblems(
   set: string,
   definitions: readonly unknown[],
   permissions: readonly SetPermissions[],
+  secrecy: Secrecy = Secrecy.NONE,
 ): string[] {
   const problems: string[] = [];
-  const keys = new Set<string>();
+  /** Each key's first definition. */
+  const keys = new Map<string, number>();
   let unnamed = false;
   definitions.forEach((def, i) => {
     if (!isRecord(def) || typeof def["name"] !== "string") {
@@ -104,13 +124,16 @@ export function definitionProblems(
     }
     const type = typeOf(def);
     const key = commandKey(type, def["name"]);
-    if (keys.has(key)) {
+    const first = keys.get(key);
+    if (first !== undefined) {
+      // The name as the definitions give it, unless either of the two marks it secret.
+      const name = secrecy.text(`'${def["name"]}'`, [i, "name"], [first, "name"]);
+      const typeText = secrecy.text(String(type), [i, "type"], [first, "type"]);
       problems.push(
-        `command set '${set}': commands[${i}] declares '${def["name"]}' (type ${type}) a second ` +
+        `command set '${set}': commands[${i}] declares ${name} (type ${typeText}) a second ` +
           "time: a name is unique per type in a scope",
       );
-    }
-    keys.add(key);
+    } else keys.set(key, i);
   });
   // A definition without a name could be any command: its own problem says enough.
   if (unnamed) return problems;

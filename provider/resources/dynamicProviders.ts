@@ -19,7 +19,7 @@ import type { CheckFailure } from "./commandLifecycle";
 import { commandProvider } from "./commandLifecycle";
 import { ENGINE_FAILURE_PROPERTY } from "./engineErrors";
 import type { Bag } from "./propertyBags";
-import { UNKNOWN } from "./propertyBags";
+import { SECRET_PATHS_KEY, UNKNOWN } from "./propertyBags";
 import { permissionsProvider } from "./permissionsLifecycle";
 import { ProviderRuntime } from "./runtime";
 import { scopeCommandsProvider } from "./scopeCommandsLifecycle";
@@ -29,6 +29,16 @@ const runtime = new ProviderRuntime();
 
 interface Checks {
   check(olds: Bag, news: Bag): Promise<{ inputs: Bag; failures: readonly CheckFailure[] }>;
+  diff(id: string, olds: Bag, news: Bag): Promise<{ changes: boolean }>;
+}
+
+/**
+ * True when the program marks other values secret than the state says (`__secretPaths`,
+ * kept in this door's state: the host gets no marks, and read and delete need them).
+ */
+function secretPathsChanged(olds: Bag, news: Bag): boolean {
+  const paths = (bag: Bag): string => JSON.stringify(bag[SECRET_PATHS_KEY] ?? []);
+  return paths(olds) !== paths(news);
 }
 
 /** What a resource claims, from its checked inputs: a command, a scope's list, or nothing. */
@@ -54,8 +64,9 @@ function afterCliCheck<P extends object>(provider: P): P {
 
 /**
  * The provider as the host calls it: the resource's claims checked against the
- * deployment's (its `__claimant` taken out first), and check failures that name no
- * property to the engine (engineErrors.ts).
+ * deployment's (its `__claimant` taken out first), check failures that name no property
+ * to the engine (engineErrors.ts), and a change of the secret paths reported as a change
+ * (an update that writes nothing to the service; the engine marks the state again).
  */
 function forHost<P extends Checks>(claimsOf: Claims, provider: P): P {
   return {
@@ -77,6 +88,11 @@ function forHost<P extends Checks>(claimsOf: Claims, provider: P): P {
         ...result,
         failures: failures.map((f) => ({ ...f, property: ENGINE_FAILURE_PROPERTY })),
       };
+    },
+    async diff(id: string, olds: Bag, news: Bag) {
+      await runtime.checkCliVersion();
+      const result = await provider.diff(id, olds, news);
+      return { ...result, changes: result.changes || secretPathsChanged(olds, news) };
     },
   };
 }

@@ -28,8 +28,10 @@ import {
   ServiceApiError,
   TimeoutError,
 } from "../client";
+import type { Secrecy } from "../schema";
 import { ServiceErrorCode } from "../schema";
 import type { Bag } from "./propertyBags";
+import { secrecyOf } from "./propertyBags";
 import type { ConfigNamespace, ProviderSettings, StackConfig } from "./settings";
 import { inNamespace } from "./settings";
 import type { TimingLog } from "./timingLog";
@@ -89,16 +91,21 @@ function quietHostEcho(failure: ProviderFailure): void {
 /** How a resource kind names one of its resources, from its properties (and id). */
 export type DescribeResource = (props: Bag, id: string | undefined) => string;
 
-/** `err` as the engine should show it, for `method` of the resource `what`. */
+/**
+ * `err` as the engine should show it, for `method` of the resource `what`. With `secrecy`
+ * (the resource's secret values), the service's own words about a field are left out: the
+ * service may quote the value it refused, and the request carried a secret.
+ */
 export function engineFailure(
   method: ProviderMethod,
   what: string,
   err: unknown,
   settings?: ProviderSettings,
+  secrecy?: Secrecy,
 ): ProviderFailure {
   if (err instanceof ProviderFailure) return err;
   const head = `${OPERATION[method]} ${what} failed`;
-  const { detail, fix } = explain(method, err, settings?.client.apiUrl);
+  const { detail, fix } = explain(method, err, settings?.client.apiUrl, secrecy?.any === true);
   // Every setting the message names, in the namespace of the door in use (`discord:` for
   // the dynamic resources, `discord-commands:` for the plugin): the client's messages,
   // the fixes below and the lifecycles' are written with `discord:`.
@@ -122,11 +129,21 @@ function explain(
   method: ProviderMethod,
   err: unknown,
   configuredApiUrl: string | undefined,
+  carriedSecrets = false,
 ): { detail: string; fix?: string | undefined } {
   const apiUrl = (): string => configuredApiUrl ?? "https://discord.com (the default)";
   if (err instanceof ServiceApiError) {
     const request = `${err.method} ${err.path}`;
-    const fields = err.fieldErrors.map((f) => `\n  ${f.path}: ${f.message} (${f.code})`).join("");
+    // A bulk overwrite (a PUT of a scope's list) carries other resources' values too, whose
+    // secrets this resource does not know: the service's words about a field stay out.
+    const bulk = err.method === "PUT" && !err.route.endsWith("/permissions");
+    const said = (message: string): string =>
+      carriedSecrets || bulk
+        ? "(the service's message is not shown: the request may hold secret values)"
+        : message;
+    const fields = err.fieldErrors
+      .map((f) => `\n  ${f.path}: ${said(f.message)} (${f.code})`)
+      .join("");
     const detail =
       `${request} answered ${err.status} (code ${err.code}): ${err.serviceMessage}` + fields;
     return { detail, fix: serviceFix(method, err, apiUrl()) };
@@ -274,6 +291,7 @@ export function forEngine<P extends ResourceProviderMethods>(
       method: ProviderMethod,
       fn: (...args: A) => Promise<R>,
       what: (...args: A) => string,
+      bagOf: (...args: A) => Bag,
     ) =>
     async (...args: A): Promise<R> => {
       const nameOf = (): string => {
@@ -290,7 +308,13 @@ export function forEngine<P extends ResourceProviderMethods>(
         return await fn(...args);
       } catch (err) {
         failed = true;
-        const failure = engineFailure(method, nameOf(), err, settingsOf(rt));
+        const failure = engineFailure(
+          method,
+          nameOf(),
+          err,
+          settingsOf(rt),
+          secrecyOf(bagOf(...args)),
+        );
         quietHostEcho(failure);
         throw failure;
       } finally {
@@ -318,31 +342,37 @@ export function forEngine<P extends ResourceProviderMethods>(
       async (o: Bag, n: Bag) =>
         checkInNamespace(await provider.check(o, n), settingsOf(rt)?.namespace),
       (_o, n) => describe(n, undefined),
+      (_o, n) => n,
     ),
     diff: wrap(
       "diff",
       (id: string, o: Bag, n: Bag) => provider.diff(id, o, n),
       (id, _o, n) => describe(n, id),
+      (_id, _o, n) => n,
     ),
     create: wrap(
       "create",
       (i: Bag) => provider.create(i),
       (i) => describe(i, undefined),
+      (i) => i,
     ),
     read: wrap(
       "read",
       (id: string, p: Bag) => provider.read(id, p),
       (id, p) => describe(p, id),
+      (_id, p) => p,
     ),
     update: wrap(
       "update",
       (id: string, o: Bag, n: Bag) => provider.update(id, o, n),
       (id, _o, n) => describe(n, id),
+      (_id, _o, n) => n,
     ),
     delete: wrap(
       "delete",
       (id: string, p: Bag) => provider.delete(id, p),
       (id, p) => describe(p, id),
+      (_id, p) => p,
     ),
   };
   // Same methods, same results: only what a failure looks like changed.

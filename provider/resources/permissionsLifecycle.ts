@@ -19,7 +19,7 @@ import {
   validatePermissions,
 } from "../schema";
 import type { CheckFailure } from "./commandLifecycle";
-import { failure } from "./commandLifecycle";
+import { failure, secretIdFailures } from "./commandLifecycle";
 import { forEngine } from "./engineErrors";
 import type { ProviderRuntime } from "./runtime";
 import type { StackConfig } from "./settings";
@@ -28,6 +28,7 @@ import {
   omit,
   optionalString,
   requireString,
+  secrecyOf,
   UNKNOWN,
   unknownPaths,
   withoutUnknowns,
@@ -113,11 +114,14 @@ async function sameCommandLive(rt: ProviderRuntime, olds: Bag, news: Bag): Promi
   }
 }
 
-/** How the engine's messages name a permissions resource. */
+/** How the engine's messages (and the timing log) name a permissions resource. */
 function describePermissions(props: Bag): string {
-  const commandId = typeof props["commandId"] === "string" ? props["commandId"] : "(unknown)";
-  const guildId = typeof props["guildId"] === "string" ? props["guildId"] : "(unknown)";
-  return `permissions of command ${commandId} in guild ${guildId}`;
+  const secrecy = secrecyOf(props);
+  const id = (key: string): string => {
+    const v = props[key];
+    return typeof v === "string" ? secrecy.text(v, [key]) : "(unknown)";
+  };
+  return `permissions of command ${id("commandId")} in guild ${id("guildId")}`;
 }
 
 /** The provider of `GuildCommandPermissions`, on the runtime it shares with the other kinds. */
@@ -140,10 +144,13 @@ export function permissionsProvider(rt: ProviderRuntime) {
           failures.push({ property: key, reason: `${key}: must be a snowflake (a decimal id)` });
         }
       }
+      const secrecy = secrecyOf(inputs);
+      failures.push(...secretIdFailures(secrecy, PERMISSIONS_REPLACE_KEYS));
       const permissions = inputs["permissions"] ?? [];
       if (unknownPaths(permissions).length === 0) {
-        const result = validatePermissions({ permissions: withoutUnknowns(permissions) });
-        if (!result.ok) failures.push(...result.issues.map((i) => failure(i)));
+        const body = { permissions: withoutUnknowns(permissions) };
+        const result = validatePermissions(body, secrecy);
+        if (!result.ok) failures.push(...result.issues.map((i) => failure(i, secrecy)));
       }
       return { inputs, failures };
     },

@@ -1,9 +1,10 @@
 /**
  * Helpers for the property bags the engine hands a dynamic provider: values not yet
- * known at preview, and the split between a resource's own keys and the command's.
+ * known at preview, which of them are secret, and the split between a resource's own keys
+ * and the command's.
  */
-import { replaceSecrets } from "../client/redact";
-import { isRecord } from "../schema";
+import type { PathSegment } from "../schema";
+import { isRecord, Secrecy } from "../schema";
 
 export { isRecord };
 
@@ -53,20 +54,42 @@ export function secretStrings(value: unknown, inSecret = false): string[] {
   return Object.values(value).flatMap((v) => secretStrings(v, inSecret));
 }
 
+export type Path = PathSegment[];
+export type Bag = Record<string, unknown>;
+
 /**
- * `message` with each secret string replaced by `[secret]`. Strings shorter than 4
- * characters are left: redacting them would garble the message and hide nothing.
+ * The hidden input that tells the provider which of a resource's inputs are secret, by
+ * path (`[["name"], ["options", 0, "description"]]`), never by value: the dynamic
+ * resources send it (sdk/secretPaths.ts: the program sees which inputs are secret
+ * Outputs; the dynamic-provider host gets no secret marks), and the plugin builds it from
+ * the engine's marks (`secretPathsIn`). Every message the lifecycles build quotes a value
+ * at these paths as `[secret]` (provider/schema/secrecy.ts).
  */
-export function redactSecrets(message: string, secrets: readonly string[]): string {
-  return replaceSecrets(
-    message,
-    secrets.filter((s) => s.length >= 4),
-    "[secret]",
-  );
+export const SECRET_PATHS_KEY = "__secretPaths";
+
+/** The paths of every one of the engine's secret values inside `value`. */
+export function secretPathsIn(value: unknown, at: Path = []): Path[] {
+  if (isSecretValue(value)) return [at];
+  if (Array.isArray(value)) return value.flatMap((v, i) => secretPathsIn(v, [...at, i]));
+  if (isRecord(value)) {
+    return Object.entries(value).flatMap(([k, v]) => secretPathsIn(v, [...at, k]));
+  }
+  return [];
 }
 
-export type Path = (string | number)[];
-export type Bag = Record<string, unknown>;
+const isPath = (p: unknown): p is Path =>
+  Array.isArray(p) && p.every((s) => typeof s === "string" || typeof s === "number");
+
+/**
+ * Which of a bag's values are secret (`SECRET_PATHS_KEY`). A list that is not one of
+ * paths (unknown at preview, or written by something else) makes every value secret.
+ */
+export function secrecyOf(bag: Bag): Secrecy {
+  const paths = bag[SECRET_PATHS_KEY];
+  if (paths === undefined) return Secrecy.NONE;
+  if (!Array.isArray(paths) || !paths.every(isPath)) return Secrecy.ALL;
+  return paths.length === 0 ? Secrecy.NONE : new Secrecy(paths);
+}
 
 /** Paths of every unknown value inside `value`. */
 export function unknownPaths(value: unknown, at: Path = []): Path[] {

@@ -21,7 +21,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { WireCommand, WireCommandBody, WireCommandPatch } from "../client";
 import { ConfigurationError } from "../client";
-import type { CanonicalCommandField, Scope, SchemaIssue } from "../schema";
+import type { CanonicalCommandField, Scope } from "../schema";
 import {
   CommandType,
   commandsPerScope,
@@ -29,36 +29,37 @@ import {
   isRecord,
   isSnowflake,
   patchBody,
+  Secrecy,
   validateSdkCommand,
   wireToSdk,
 } from "../schema";
 import type { CheckFailure } from "./commandLifecycle";
-import { inputsFromLive } from "./commandLifecycle";
+import { inputsFromLive, secretIdFailures } from "./commandLifecycle";
 import { isGone } from "./permissionsLifecycle";
 import type { DescribeResource } from "./engineErrors";
 import { forEngine } from "./engineErrors";
 import type { Bag } from "./propertyBags";
-import { omit, optionalString, UNKNOWN, unknownPaths, withoutUnknowns } from "./propertyBags";
+import { omit, optionalString, secrecyOf, UNKNOWN, unknownPaths } from "./propertyBags";
 import type { ProviderRuntime } from "./runtime";
 import type { StackConfig } from "./settings";
 import { finishOverwrite, freshScope, overwriteScope, sameIdentity } from "./scopeOverwrite";
 import type { IntendedCommand, PutResult } from "./scopeOverwrite";
 import { createOne, deleteOne, editOne, withScopeList } from "./scopeWrites";
 import { planScopeWrite } from "./scopeWritePlan";
+import {
+  commandPath,
+  definitionFailures,
+  issueFailure,
+  keyIsSecret,
+  markedIds,
+} from "./scopeCommandDefinitions";
 import { commandKey } from "./commandKeys";
 
-export { commandKey };
+export { commandKey, commandPath };
 
 const TYPE_NAMES: Record<number, string> = Object.fromEntries(
   Object.entries(CommandType).map(([k, v]) => [v, k]),
 );
-
-/** How a property path under `commands` reads: `commands["ban"].options[0].name`. */
-export function commandPath(key: string, path: readonly (string | number)[] = []): string {
-  let out = `commands[${JSON.stringify(key)}]`;
-  for (const seg of path) out += typeof seg === "number" ? `[${seg}]` : `.${seg}`;
-  return out;
-}
 
 /**
  * The failure property of a problem of the whole list (caps, program-wide claims): none,
@@ -96,18 +97,13 @@ function scopeLabel(applicationId: string, guildId: string | undefined): string 
 }
 
 /** The wire body of a known, valid definition; throws otherwise (check prevents that). */
-function wireBody(key: string, args: Bag, scope: Scope): WireCommandBody {
-  const result = validateSdkCommand(args, { scope });
+function wireBody(key: string, args: Bag, scope: Scope, secrecy: Secrecy): WireCommandBody {
+  const result = validateSdkCommand(args, { scope, secrecy: secrecy.within(["commands", key]) });
   if (!result.ok) {
-    const lines = result.issues.map((i) => `${commandPath(key, i.path)}: ${i.message} (${i.code})`);
+    const lines = result.issues.map((i) => issueFailure(key, i, secrecy).reason);
     throw new Error(`invalid command:\n${lines.join("\n")}`);
   }
   return result.value;
-}
-
-function issueFailure(key: string, issue: SchemaIssue): CheckFailure {
-  const property = commandPath(key, issue.path);
-  return { property, reason: `${property}: ${issue.message} (${issue.code})` };
 }
 
 /** The resource id: where the commands live. */
@@ -168,6 +164,7 @@ interface Change {
 /** The changes from the old outputs to the new inputs, per key. */
 function changesBetween(olds: Bag, news: Bag): Change[] {
   const scope = scopeOf(news);
+  const secrecy = secrecyOf(news);
   const oldDefs = definitions(olds);
   const ids = commandIds(olds);
   const newDefs = definitions(news);
@@ -177,7 +174,7 @@ function changesBetween(olds: Bag, news: Bag): Change[] {
     const before = oldDefs[key];
     // The same definition: nothing to normalize or compare (a no-op preview of a large set).
     if (id !== undefined && isDeepStrictEqual(before, args)) continue;
-    const body = wireBody(key, args, scope);
+    const body = wireBody(key, args, scope, secrecy);
     if (id === undefined || before === undefined) {
       changes.push({ key, kind: "create", body });
       continue;
@@ -204,7 +201,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
   }
 
   function outputs(inputs: Bag, applicationId: string, ids: Record<string, string>): Bag {
-    return { ...omit(inputs, ["__provider"]), applicationId, commandIds: ids };
+    return { ...omit(inputs, ["__provider"]), applicationId, commandIds: markedIds(inputs, ids) };
   }
 
   /** The caps of the scope, counting the live commands the resource does not manage. */
@@ -302,6 +299,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
     guildId: string | undefined,
     declared: Record<string, Bag>,
     managedIds: Record<string, string>,
+    secrecy: Secrecy,
   ): Promise<Record<string, string>> {
     const scope: Scope = guildId === undefined ? "global" : "guild";
     // Under the lock, tried again whole from a new list after a failure (scopeWrites.ts).
@@ -309,7 +307,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
       const live = await freshScope(rt, write, applicationId, guildId);
       const managed = new Set(Object.values(managedIds));
       const bodies = Object.entries(declared).map(
-        ([key, args]) => [key, wireBody(key, args, scope)] as const,
+        ([key, args]) => [key, wireBody(key, args, scope, secrecy)] as const,
       );
       const list: IntendedCommand[] = [];
       const keyAt: (string | undefined)[] = [];
@@ -396,6 +394,8 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
           failures.push({ property: key, reason: `${key}: must be a snowflake (a decimal id)` });
         }
       }
+      const secrecy = secrecyOf(inputs);
+      failures.push(...secretIdFailures(secrecy, ["applicationId", "guildId"]));
       const commands = inputs["commands"];
       if (commands === UNKNOWN) return { inputs, failures };
       if (!isRecord(commands)) {
@@ -409,47 +409,10 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
       const byType = new Map<number, string[]>();
       for (const [key, value] of Object.entries(commands)) {
         if (value === UNKNOWN) continue;
-        if (!isRecord(value)) {
-          failures.push({
-            property: commandPath(key),
-            reason: `${commandPath(key)}: a command definition`,
-          });
-          continue;
-        }
-        const unknown = unknownPaths(value);
-        const result = validateSdkCommand(withoutUnknowns(value), { scope });
-        if (!result.ok) {
-          for (const issue of result.issues) {
-            if (
-              unknown.some(
-                (u) => u.length <= issue.path.length && u.every((s, i) => issue.path[i] === s),
-              )
-            ) {
-              continue;
-            }
-            failures.push(issueFailure(key, issue));
-          }
-        }
-        const name = value["name"];
-        const type = value["type"] ?? CommandType.CHAT_INPUT;
-        if (typeof name === "string" && name !== UNKNOWN && typeof type === "number") {
-          const expected = commandKey(type, name);
-          if (key !== expected) {
-            failures.push({
-              property: commandPath(key),
-              reason:
-                `${commandPath(key)}: the key of a command is its name, prefixed "user:", ` +
-                `"message:" or "entry_point:" for those types: expected "${expected}"`,
-            });
-          }
-          if (scope === "guild" && type === CommandType.PRIMARY_ENTRY_POINT) {
-            failures.push({
-              property: commandPath(key, ["type"]),
-              reason: `${commandPath(key, ["type"])}: entry points exist only in the global scope`,
-            });
-          }
-          byType.set(type, [...(byType.get(type) ?? []), key]);
-        }
+        const checked = definitionFailures(key, value, scope, secrecy);
+        failures.push(...checked.failures);
+        if (checked.type !== undefined)
+          byType.set(checked.type, [...(byType.get(checked.type) ?? []), key]);
       }
       for (const [type, keys] of byType) {
         const limit = commandsPerScope(type, scope);
@@ -477,11 +440,17 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
       if (unknownPaths(news["commands"]).length > 0 || news["commands"] === UNKNOWN) {
         return { changes: true, replaces, deleteBeforeReplace: false };
       }
+      // The preview names each changed command by its key: a secret key, only `commands`.
+      const secrecy = secrecyOf(olds).union(secrecyOf(news));
       const detailedDiff: Record<string, "add" | "update" | "delete"> = {};
       for (const c of changesBetween(olds, news)) {
-        if (c.kind === "create") detailedDiff[commandPath(c.key)] = "add";
-        else if (c.kind === "delete") detailedDiff[commandPath(c.key)] = "delete";
-        else for (const f of c.fields ?? []) detailedDiff[commandPath(c.key, [f])] = "update";
+        const at = (path: readonly string[] = []): string =>
+          keyIsSecret(secrecy, c.key) ? "commands" : commandPath(c.key, path, secrecy);
+        if (c.kind === "create")
+          detailedDiff[at()] = keyIsSecret(secrecy, c.key) ? "update" : "add";
+        else if (c.kind === "delete") {
+          detailedDiff[at()] = keyIsSecret(secrecy, c.key) ? "update" : "delete";
+        } else for (const f of c.fields ?? []) detailedDiff[at([f])] = "update";
       }
       const changes = replaces.length > 0 || Object.keys(detailedDiff).length > 0;
       return { changes, replaces, deleteBeforeReplace: false, detailedDiff };
@@ -489,7 +458,8 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
 
     async create(inputs) {
       const { applicationId, guildId } = where(inputs);
-      const ids = await writeOverwrite(applicationId, guildId, definitions(inputs), {});
+      const secrecy = secrecyOf(inputs);
+      const ids = await writeOverwrite(applicationId, guildId, definitions(inputs), {}, secrecy);
       return {
         id: scopeResourceId(applicationId, guildId),
         outs: outputs(inputs, applicationId, ids),
@@ -533,7 +503,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
         applicationId,
         commands,
       };
-      return { id, props: { ...inputs, commandIds: ids }, inputs };
+      return { id, props: { ...inputs, commandIds: markedIds(inputs, ids) }, inputs };
     },
 
     async update(_id, olds, news) {
@@ -551,7 +521,14 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
         await writeEach(applicationId, guildId, changes, ids);
         next = ids;
       } else {
-        next = await writeOverwrite(applicationId, guildId, definitions(news), commandIds(olds));
+        const declared = definitions(news);
+        next = await writeOverwrite(
+          applicationId,
+          guildId,
+          declared,
+          commandIds(olds),
+          secrecyOf(news),
+        );
       }
       return { outs: outputs(news, applicationId, next) };
     },
@@ -568,14 +545,17 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
         await writeEach(applicationId, guildId, changes, { ...ids });
         return;
       }
-      await writeOverwrite(applicationId, guildId, {}, ids);
+      await writeOverwrite(applicationId, guildId, {}, ids, Secrecy.NONE);
     },
   };
   return forEngine(provider, describeScope, rt);
 }
 
 const describeScope: DescribeResource = (props) => {
-  const applicationId = typeof props["applicationId"] === "string" ? props["applicationId"] : "?";
-  const guildId = typeof props["guildId"] === "string" ? props["guildId"] : undefined;
-  return `the commands of ${scopeLabel(applicationId, guildId)}`;
+  const secrecy = secrecyOf(props);
+  const id = (key: string): string | undefined => {
+    const v = props[key];
+    return typeof v === "string" ? secrecy.text(v, [key]) : undefined;
+  };
+  return `the commands of ${scopeLabel(id("applicationId") ?? "?", id("guildId"))}`;
 };

@@ -44,10 +44,10 @@ import {
   checkBoolean,
   checkOneOf,
   checkString,
-  describeValue,
   isRecord,
 } from "./issues";
 import { checkLocalizations, checkName } from "./names";
+import type { Secrecy } from "./secrecy";
 import { checkOptionArray } from "./option";
 import { oversize } from "./size";
 import { checkSnowflake } from "./snowflake";
@@ -68,6 +68,8 @@ export interface WireContext {
    * off: what a program declares follows the spec.
    */
   tolerant?: boolean;
+  /** The body's secret values, in its wire keys: messages quote them as `[secret]`. */
+  secrecy?: Secrecy;
 }
 
 // ---------------------------------------------------------------- rules ----------------
@@ -90,7 +92,7 @@ const TYPE_NAMES: Record<number, string> = Object.fromEntries(
 /** Checks a command body against every rule; issues and warnings go to `out`. */
 export function checkCommand(out: IssueCollector, body: unknown, ctx: WireContext): void {
   if (!isRecord(body)) {
-    out.add([], Codes.DICT_TYPE, `The command must be an object, got ${describeValue(body)}.`);
+    out.add([], Codes.DICT_TYPE, `The command must be an object, got ${out.quote(body, [])}.`);
     return;
   }
   const where: Where = `${ctx.scope}:${ctx.mode}`;
@@ -144,7 +146,8 @@ export function checkCommand(out: IssueCollector, body: unknown, ctx: WireContex
     const d = body["description"];
     if (d !== undefined && d !== "") {
       if (typeof d !== "string") {
-        out.add(["description"], Codes.STRING_TYPE, `Must be a string, got ${describeValue(d)}.`);
+        const got = out.quote(d, ["description"]);
+        out.add(["description"], Codes.STRING_TYPE, `Must be a string, got ${got}.`);
       } else {
         out.add(
           ["description"],
@@ -196,7 +199,7 @@ export function checkCommand(out: IssueCollector, body: unknown, ctx: WireContex
       out.add(
         ["default_member_permissions"],
         Codes.PERMISSIONS_INVALID,
-        `Must be a permission bit set as a decimal string (e.g. "32"), or null; got ${describeValue(dmp)}.`,
+        `Must be a permission bit set as a decimal string (e.g. "32"), or null; got ${out.quote(dmp, ["default_member_permissions"])}.`,
       );
     }
   }
@@ -279,7 +282,7 @@ export function validateWireCommand(
   body: unknown,
   ctx: WireContext,
 ): Validation<WireCommandBody> | Validation<WireCommandPatch> {
-  const out = new IssueCollector();
+  const out = new IssueCollector(ctx.secrecy);
   checkCommand(out, body, ctx);
   if (out.issues.length > 0) return { ok: false, issues: out.issues };
   // The shape parse strips unknown keys; it cannot fail after the rules passed (a safety net).

@@ -8,6 +8,8 @@ export { LOCALES, Locale, isLocale } from "./locales";
 export type { Localizations } from "./locales";
 export { Codes, formatPath, formatIssues, toErrorTree, charLength, isRecord } from "./issues";
 export type { Code, Path, SchemaIssue, Validation } from "./issues";
+export { SECRET_MARK, Secrecy } from "./secrecy";
+export type { PathSegment } from "./secrecy";
 export { CHAT_INPUT_NAME_REGEX, chatInputNameProblem } from "./names";
 export {
   localizationsSchema,
@@ -79,6 +81,7 @@ export {
   WIRE_TO_SDK_KEYS,
   camelCase,
   sdkToWire,
+  shownPath,
   toSdkPath,
   validateSdkCommand,
   validateWireBody,

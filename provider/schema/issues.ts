@@ -2,8 +2,10 @@
  * Validation results: issues with a path in wire (snake_case) keys, a code and a plain
  * message; formatting of paths for users and of the service's error tree for the emulator.
  */
+import type { Path, PathSegment } from "./secrecy";
+import { Secrecy } from "./secrecy";
 
-export type Path = (string | number)[];
+export type { Path };
 
 export interface SchemaIssue {
   /** Path in WIRE (snake_case) keys, except where a function documents otherwise. */
@@ -132,10 +134,19 @@ export function toErrorTree(issues: SchemaIssue[]): Record<string, unknown> {
   return root;
 }
 
-/** Collects issues and warnings during one validation. */
+/**
+ * Collects issues and warnings during one validation. Messages quote values only through
+ * `quote`, which says `[secret]` for a value the program marked secret (`secrecy`, in the
+ * validated value's own keys).
+ */
 export class IssueCollector {
   readonly issues: SchemaIssue[] = [];
   readonly warnings: SchemaIssue[] = [];
+  constructor(readonly secrecy: Secrecy = Secrecy.NONE) {}
+  /** `value` as a message may quote it, given where it sits (secrecy.ts `Secrecy.quote`). */
+  quote(value: unknown, ...paths: (readonly PathSegment[])[]): string {
+    return this.secrecy.quote(value, ...paths);
+  }
   add(path: Path, code: Code, message: string): void {
     this.issues.push({ path, code, message });
   }
@@ -181,14 +192,6 @@ function at(path: Path, key: string | number | undefined): Path {
   return key === undefined ? path : [...path, key];
 }
 
-export function describeValue(v: unknown): string {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "a list";
-  if (typeof v === "string") return `"${v.length > 40 ? v.slice(0, 40) + "..." : v}"`;
-  if (typeof v === "object") return "an object";
-  return String(v);
-}
-
 export function checkString(
   out: IssueCollector,
   v: unknown,
@@ -198,7 +201,8 @@ export function checkString(
   key?: string | number,
 ): v is string {
   if (typeof v !== "string") {
-    out.add(at(path, key), Codes.STRING_TYPE, `Must be a string, got ${describeValue(v)}.`);
+    const p = at(path, key);
+    out.add(p, Codes.STRING_TYPE, `Must be a string, got ${out.quote(v, p)}.`);
     return false;
   }
   // charLength(v) <= v.length, and a string of 2*min units has at least min characters
@@ -221,7 +225,8 @@ export function checkBoolean(
   key?: string | number,
 ): v is boolean {
   if (typeof v !== "boolean") {
-    out.add(at(path, key), Codes.BOOLEAN_TYPE, `Must be true or false, got ${describeValue(v)}.`);
+    const p = at(path, key);
+    out.add(p, Codes.BOOLEAN_TYPE, `Must be true or false, got ${out.quote(v, p)}.`);
     return false;
   }
   return true;
@@ -236,10 +241,11 @@ export function checkOneOf(
   key?: string | number,
 ): v is number {
   if (typeof v !== "number" || !allowed.includes(v)) {
+    const p = at(path, key);
     out.add(
-      at(path, key),
+      p,
       Codes.CHOICES,
-      `Value must be one of {${allowed.join(", ")}} (${what}), got ${describeValue(v)}.`,
+      `Value must be one of {${allowed.join(", ")}} (${what}), got ${out.quote(v, p)}.`,
     );
     return false;
   }
@@ -253,7 +259,7 @@ export function checkArray(
   max: number,
 ): v is unknown[] {
   if (!Array.isArray(v)) {
-    out.add(path, Codes.LIST_TYPE, `Must be a list, got ${describeValue(v)}.`);
+    out.add(path, Codes.LIST_TYPE, `Must be a list, got ${out.quote(v, path)}.`);
     return false;
   }
   if (v.length > max) {
@@ -275,7 +281,7 @@ export function checkNumber(
     out.add(
       path,
       Codes.NUMBER_COERCE,
-      `Must be ${integer ? "an integer" : "a number"}, got ${describeValue(v)}.`,
+      `Must be ${integer ? "an integer" : "a number"}, got ${out.quote(v, path)}.`,
     );
     return false;
   }

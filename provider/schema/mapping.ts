@@ -9,7 +9,11 @@ import type { WireContext } from "./command";
 import { validateWireCommand } from "./command";
 import { CHOICE_FIELDS, COMMAND_FIELDS, OPTION_FIELDS } from "./fields";
 import type { Path, SchemaIssue, Validation } from "./issues";
-import { Codes, IssueCollector, isRecord } from "./issues";
+import { Codes, formatPath, IssueCollector, isRecord } from "./issues";
+import { isLocale } from "./locales";
+import { PERMISSION_FIELD_DESCRIPTIONS } from "./permissions";
+import type { PathSegment } from "./secrecy";
+import { SECRET_MARK, Secrecy } from "./secrecy";
 import type { WireChoice, WireCommandBody, WireOption } from "./shapes";
 
 type CamelCase<S extends string> = S extends `${infer H}_${infer T}`
@@ -82,10 +86,13 @@ function convert(
       if (out !== undefined) {
         // The other shape's spelling of a known key: `nameLocalizations` in a wire body.
         const hint = toWire ? WIRE_TO_SDK_KEYS[key] : SDK_TO_WIRE_KEYS[key];
+        // The hint is the key respelt: none for a secret key.
+        const at = [...path, key];
+        const hinted = hint !== undefined && hint !== key && !out.secrecy.covers(at);
         out.add(
-          [...path, key],
+          at,
           Codes.UNKNOWN_FIELD,
-          `Unknown field "${key}"${hint !== undefined && hint !== key ? `: did you mean "${hint}"?` : "."}`,
+          `Unknown field ${out.quote(key, at)}${hinted ? `: did you mean "${hint}"?` : "."}`,
         );
       }
       continue;
@@ -122,18 +129,49 @@ function toSdkIssues(issues: SchemaIssue[]): SchemaIssue[] {
   return issues.map((i) => ({ ...i, path: toSdkPath(i.path) }));
 }
 
+/** The keys the schema names (either spelling), the locales and the overwrites' keys. */
+const SCHEMA_KEYS: ReadonlySet<string> = new Set([
+  ...Object.entries(WIRE_TO_SDK_KEYS).flat(),
+  ...Object.keys(PERMISSION_FIELD_DESCRIPTIONS),
+  "permissions",
+]);
+
+/**
+ * A path as messages show it (`options[0].nameLocalizations.fr`), where a key inside a
+ * secret value that the schema does not name (a key the program chose: a map's key, a
+ * misspelt field) shows as `[secret]`.
+ */
+export function shownPath(path: readonly PathSegment[], secrecy: Secrecy): string {
+  if (!secrecy.any) return formatPath([...path]);
+  return path
+    .map((seg, i) => {
+      if (typeof seg === "number") return `[${seg}]`;
+      const hidden =
+        !SCHEMA_KEYS.has(seg) && !isLocale(seg) && secrecy.covers(path.slice(0, i + 1));
+      if (hidden) return SECRET_MARK;
+      return i === 0 ? seg : `.${seg}`;
+    })
+    .join("");
+}
+
 /**
  * Validates a command as a Pulumi program declares it, for a create in `ctx.scope`.
  * Issue and warning paths are in SDK keys (`options[0].nameLocalizations.fr`); the value
- * is the wire body to send.
+ * is the wire body to send. Messages quote the values of `ctx.secrecy` (in SDK keys) as
+ * `[secret]`.
  */
 export function validateSdkCommand(
   args: unknown,
-  ctx: { scope: WireContext["scope"] },
+  ctx: { scope: WireContext["scope"]; secrecy?: Secrecy },
 ): Validation<WireCommandBody> {
-  const out = new IssueCollector();
+  const secrecy = ctx.secrecy ?? Secrecy.NONE;
+  const out = new IssueCollector(secrecy);
   const wire = convert(args, "command", true, [], out);
-  const result = validateWireCommand(wire, { scope: ctx.scope, mode: "create" });
+  const result = validateWireCommand(wire, {
+    scope: ctx.scope,
+    mode: "create",
+    secrecy: secrecy.renamed((key) => SDK_TO_WIRE_KEYS[key] ?? key),
+  });
   if (!result.ok || out.issues.length > 0) {
     return { ok: false, issues: [...out.issues, ...(result.ok ? [] : toSdkIssues(result.issues))] };
   }

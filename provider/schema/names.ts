@@ -2,7 +2,7 @@
  * Naming rules (spec: "Naming rules") and localization dictionaries (spec: "Localization").
  */
 import type { IssueCollector, Path } from "./issues";
-import { Codes, checkString, describeValue, isRecord } from "./issues";
+import { Codes, checkString, isRecord } from "./issues";
 import { Limits } from "./constants";
 import { isLocale } from "./locales";
 
@@ -13,14 +13,15 @@ export const CHAT_INPUT_NAME_REGEX = /^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,3
  * Why a CHAT_INPUT or option name breaks the naming rules, or `undefined` when it is fine.
  * Length is checked separately. A letter with a lowercase variant must be lowercase:
  * `toLowerCase()` leaves lowercase and uncased letters (Devanagari, Thai, CJK, digits)
- * unchanged and changes every other letter, so an unchanged string is the rule.
+ * unchanged and changes every other letter, so an unchanged string is the rule. A secret
+ * name gets no suggestion: the suggestion is the secret, lowercased.
  */
-export function chatInputNameProblem(name: string): string | undefined {
+export function chatInputNameProblem(name: string, secret = false): string | undefined {
   if (!CHAT_INPUT_NAME_REGEX.test(name)) {
     return "Must contain only letters, numbers, '-', '_' and \"'\" (no spaces or symbols).";
   }
   if (name.toLowerCase() !== name) {
-    return `Must be lowercase: use "${name.toLowerCase()}".`;
+    return secret ? "Must be lowercase." : `Must be lowercase: use "${name.toLowerCase()}".`;
   }
   return undefined;
 }
@@ -38,13 +39,10 @@ export function checkName(
 ): boolean {
   if (!checkString(out, v, path, Limits.NAME_MIN, Limits.NAME_MAX, key)) return false;
   if (style === "chat_input") {
-    const problem = chatInputNameProblem(v);
+    const at = key === undefined ? path : [...path, key];
+    const problem = chatInputNameProblem(v, out.secrecy.covers(at));
     if (problem !== undefined) {
-      out.add(
-        key === undefined ? path : [...path, key],
-        Codes.INVALID_NAME,
-        `Invalid name ${describeValue(v)}. ${problem}`,
-      );
+      out.add(at, Codes.INVALID_NAME, `Invalid name ${out.quote(v, at)}. ${problem}`);
       return false;
     }
   }
@@ -65,14 +63,15 @@ export function checkLocalizations(
 ): Record<string, string> | undefined {
   if (v === undefined || v === null) return undefined;
   if (!isRecord(v)) {
-    out.add(path, Codes.DICT_TYPE, `Must be an object keyed by locale, got ${describeValue(v)}.`);
+    out.add(path, Codes.DICT_TYPE, `Must be an object keyed by locale, got ${out.quote(v, path)}.`);
     return undefined;
   }
   const valid: Record<string, string> = {};
   for (const key of Object.keys(v)) {
     const value = v[key];
     if (!isLocale(key)) {
-      out.add([...path, key], Codes.LOCALE_INVALID, `"${key}" is not a valid locale.`);
+      const at = [...path, key];
+      out.add(at, Codes.LOCALE_INVALID, `${out.quote(key, at)} is not a valid locale.`);
       continue;
     }
     if (checkValue(value, path, key) && typeof value === "string") valid[key] = value;

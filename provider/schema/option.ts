@@ -15,7 +15,6 @@ import {
   checkNumber,
   checkOneOf,
   checkString,
-  describeValue,
   isRecord,
 } from "./issues";
 import { checkLocalizations, checkName } from "./names";
@@ -128,7 +127,7 @@ export function checkOptionArray(
         out.add(
           [...p, "name"],
           Codes.DUPLICATE_NAME,
-          `Option name "${info.name}" is already used by ${formatIndex(path, first)}.`,
+          `Option name ${out.quote(info.name, [...p, "name"], [...path, first, "name"])} is already used by ${formatIndex(path, first)}.`,
         );
       } else defaultNames.set(info.name, i);
     }
@@ -154,13 +153,13 @@ export function checkOptionArray(
         out.add(
           at,
           Codes.DUPLICATE_LOCALIZED_NAME,
-          `Localized name "${value}" (${locale}) equals the name of ${formatIndex(path, owner)}.`,
+          `Localized name ${out.quote(value, at, [...path, owner, "name"])} (${locale}) equals the name of ${formatIndex(path, owner)}.`,
         );
       } else if (other !== undefined) {
         out.add(
           at,
           Codes.DUPLICATE_LOCALIZED_NAME,
-          `Localized name "${value}" (${locale}) is also the ${locale} name of ${formatIndex(path, other)}.`,
+          `Localized name ${out.quote(value, at, [...path, other, "name_localizations", locale])} (${locale}) is also the ${locale} name of ${formatIndex(path, other)}.`,
         );
       } else perLocale.set(value, i);
     }
@@ -186,7 +185,7 @@ function checkOption(out: IssueCollector, o: unknown, p: Path): OptionInfo {
     required: false,
   };
   if (!isRecord(o)) {
-    out.add(p, Codes.DICT_TYPE, `Each option must be an object, got ${describeValue(o)}.`);
+    out.add(p, Codes.DICT_TYPE, `Each option must be an object, got ${out.quote(o, p)}.`);
     return info;
   }
   if (o["type"] === undefined) out.add([...p, "type"], Codes.REQUIRED, "This field is required.");
@@ -297,7 +296,7 @@ function checkOption(out: IssueCollector, o: unknown, p: Path): OptionInfo {
     out.add(
       [...p, "min_value"],
       Codes.MIN_ABOVE_MAX,
-      `min_value (${min}) must not be greater than max_value (${max}).`,
+      `min_value (${out.quote(min, [...p, "min_value"])}) must not be greater than max_value (${out.quote(max, [...p, "max_value"])}).`,
     );
   }
   let minLength: number | undefined;
@@ -319,7 +318,7 @@ function checkOption(out: IssueCollector, o: unknown, p: Path): OptionInfo {
     out.add(
       [...p, "min_length"],
       Codes.MIN_ABOVE_MAX,
-      `min_length (${minLength}) must not be greater than max_length (${maxLength}).`,
+      `min_length (${out.quote(minLength, [...p, "min_length"])}) must not be greater than max_length (${out.quote(maxLength, [...p, "max_length"])}).`,
     );
   }
   return info;
@@ -341,7 +340,7 @@ function checkRangeValue(
 /** rule 7: choice name 1-100; the value's type matches the option's type. */
 function checkChoice(out: IssueCollector, c: unknown, p: Path, t: number | undefined): void {
   if (!isRecord(c)) {
-    out.add(p, Codes.DICT_TYPE, `Each choice must be an object, got ${describeValue(c)}.`);
+    out.add(p, Codes.DICT_TYPE, `Each choice must be an object, got ${out.quote(c, p)}.`);
     return;
   }
   const checkChoiceName = (value: unknown, at: Path, locale?: string) =>
@@ -363,7 +362,7 @@ function checkChoice(out: IssueCollector, c: unknown, p: Path, t: number | undef
       out.add(
         at,
         Codes.CHOICE_VALUE_TYPE,
-        `Must be an integer for an INTEGER option, got ${describeValue(value)}.`,
+        `Must be an integer for an INTEGER option, got ${out.quote(value, at)}.`,
       );
     } else checkRangeValue(out, value, at, t);
   } else if (t === OptionType.NUMBER) {
@@ -371,7 +370,7 @@ function checkChoice(out: IssueCollector, c: unknown, p: Path, t: number | undef
       out.add(
         at,
         Codes.CHOICE_VALUE_TYPE,
-        `Must be a number for a NUMBER option, got ${describeValue(value)}.`,
+        `Must be a number for a NUMBER option, got ${out.quote(value, at)}.`,
       );
     } else checkRangeValue(out, value, at, t);
   } else if (typeof value !== "string" && typeof value !== "number") {

@@ -5,15 +5,8 @@
 import { z } from "zod";
 import { Limits, PERMISSION_TYPES } from "./constants";
 import type { Validation } from "./issues";
-import {
-  Codes,
-  IssueCollector,
-  checkArray,
-  checkBoolean,
-  checkOneOf,
-  describeValue,
-  isRecord,
-} from "./issues";
+import { Codes, IssueCollector, checkArray, checkBoolean, checkOneOf, isRecord } from "./issues";
+import { Secrecy } from "./secrecy";
 import { checkSnowflake, snowflakeSchema } from "./snowflake";
 
 export const wirePermissionSchema = z.object({
@@ -65,13 +58,16 @@ export type WireGuildCommandPermissions = z.infer<typeof wireGuildCommandPermiss
  * Rule 14: at most 100 overwrites; type ROLE 1, USER 2, CHANNEL 3; ids are snowflakes;
  * no two overwrites for the same (id, type).
  */
-export function validatePermissions(body: unknown): Validation<WirePermissionsBody> {
-  const out = new IssueCollector();
+export function validatePermissions(
+  body: unknown,
+  secrecy: Secrecy = Secrecy.NONE,
+): Validation<WirePermissionsBody> {
+  const out = new IssueCollector(secrecy);
   if (!isRecord(body)) {
     out.add(
       [],
       Codes.DICT_TYPE,
-      `The body must be an object {permissions: [...]}, got ${describeValue(body)}.`,
+      `The body must be an object {permissions: [...]}, got ${out.quote(body, [])}.`,
     );
     return out.result(() => ({ permissions: [] }));
   }

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { IssueCollector, Path } from "./issues";
-import { Codes, describeValue } from "./issues";
+import { Codes } from "./issues";
 
 const UINT64_MAX = (1n << 64n) - 1n;
 /** The textual form of a snowflake; `isSnowflake` also checks the 64-bit range. */
@@ -34,7 +34,7 @@ export function checkSnowflake(out: IssueCollector, v: unknown, path: Path): v i
     out.add(
       path,
       Codes.NUMBER_COERCE,
-      `Value ${describeValue(v)} is not a snowflake (a decimal string of at most 20 digits).`,
+      `Value ${out.quote(v, path)} is not a snowflake (a decimal string of at most 20 digits).`,
     );
     return false;
   }

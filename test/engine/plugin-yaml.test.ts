@@ -5,7 +5,8 @@
  * `preview --refresh`, a rename is a replacement whose permissions are written again,
  * an invalid field and two resources claiming one name fail the preview naming the
  * field or the resources, secrets stay secret at any depth, and `destroy` leaves every
- * command the stack does not manage.
+ * command the stack does not manage. A secret that breaks a rule:
+ * test/engine/plugin-secret-paths.test.ts.
  *
  * Elsewhere: `pulumi import` of the plugin's resources by id is
  * test/engine/plugin-import.test.ts (`import --file`, the README's flow; the version-range
@@ -175,26 +176,6 @@ test("an invalid field fails the preview with its path, before any request", asy
   );
   expect(res.stdout + res.stderr).not.toMatch(/<nil>/);
   expect(writes()).toEqual([]);
-
-  // A secret input's failure: neither the engine nor the reason shows its value.
-  prog.write({
-    "Pulumi.yaml": yamlProgram(
-      `${demoSet("remove")}
-  hidden:
-    type: discord-commands:GlobalCommand
-    properties:
-      name:
-        fn::secret: Secret Bad Name
-      description: A secret name
-`,
-    ),
-  });
-  const secret = await prog.run(["preview", "--non-interactive"]);
-  expect(secret.code).not.toBe(0);
-  expect(secret.stdout + secret.stderr).toMatch(
-    /GlobalCommand resource 'hidden' has a problem: name: Invalid name "\[secret\]"/,
-  );
-  expect(secret.stdout + secret.stderr).not.toContain("Secret Bad Name");
 });
 
 test("two resources claiming one name fail the preview, naming both", async () => {

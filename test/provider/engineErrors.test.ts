@@ -11,7 +11,12 @@ import type { RunningEmulator } from "../../emulator";
 import { ServiceApiError } from "../../provider/client";
 import type * as EngineErrors from "../../provider/resources/engineErrors";
 import { ProviderFailure } from "../../provider/resources/engineErrors";
-import { redactSecrets, secretStrings, secretValue } from "../../provider/resources/propertyBags";
+import {
+  SECRET_PATHS_KEY,
+  secrecyOf,
+  secretPathsIn,
+  secretValue,
+} from "../../provider/resources/propertyBags";
 import { readSettings } from "../../provider/resources/settings";
 import { userAuthorizationProvider } from "../../provider/resources/authorizationLifecycle";
 import type { Bag } from "./helpers";
@@ -176,15 +181,19 @@ describe("check failures as the engine prints them", () => {
     expect(failures.map((f) => f.reason.split(":")[0]).sort()).toEqual(["name", "options[0].name"]);
   });
 
-  test("secret strings are found inside the engine's secret values and kept out of messages", () => {
+  test("the engine's secret values are found by path, and a bag's secret paths read back", () => {
     const raw = {
       name: secretValue("Secret Bad Name"),
       options: [{ name: "public", description: secretValue({ text: "hidden text" }) }],
       short: secretValue("ab"),
     };
-    expect(secretStrings(raw).sort()).toEqual(["Secret Bad Name", "ab", "hidden text"]);
-    expect(
-      redactSecrets('name: Invalid name "Secret Bad Name"; ab stays', secretStrings(raw)),
-    ).toBe('name: Invalid name "[secret]"; ab stays');
+    const paths = secretPathsIn(raw);
+    expect(paths).toEqual([["name"], ["options", 0, "description"], ["short"]]);
+    const secrecy = secrecyOf({ [SECRET_PATHS_KEY]: paths });
+    expect(secrecy.covers(["options", 0, "description", "text"])).toBe(true);
+    expect(secrecy.covers(["options", 0, "name"])).toBe(false);
+    // No paths: nothing secret; a list that is not one of paths (unknown): everything.
+    expect(secrecyOf({}).any).toBe(false);
+    expect(secrecyOf({ [SECRET_PATHS_KEY]: "04da6b54" }).covers(["name"])).toBe(true);
   });
 });
