@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * `npm run emulator -- [--port <p>] [--host 127.0.0.1] [--config <file>] [--state <file>]
- *                      [--json] [--ready-file <file>] [--no-rate-limits]
+ * `npm run emulator -- [--port <p>] [--host 127.0.0.1] [--allowed-host <name>]...
+ *                      [--config <file>] [--state <file>] [--json] [--ready-file <file>] [--no-rate-limits]
  *                      [--control|--no-control] [--page|--no-page]
  *                      [--consent-page|--auto-consent] [--verbose]`
  *
@@ -14,11 +14,14 @@ import fs from "node:fs";
 import path from "node:path";
 import util from "node:util";
 import type { EmulatorOptions } from "./options";
+import { allowedHostEntry, answeredNames, hostAllowList, hostNotice } from "./requestGuard";
 import { startEmulator } from "./server";
 
 const USAGE = `usage: discord-commands emulator [options]   (in this repository: npm run emulator -- [options])
   --port <p>          port (default 8787; 0 = a free port)
-  --host <h>          host (default 127.0.0.1)
+  --host <h>          host (default 127.0.0.1; 0.0.0.0 for other machines: add --allowed-host)
+  --allowed-host <n>  also answer requests naming host <n> (repeatable; .name: a domain),
+                      as other machines call it (emulator, 10.0.0.5); loopback names always
   --config <file>     JSON config (applications, users, guilds, rate limits...)
   --state <file>      persist state to this JSON file
   --json              print one JSON line with the URL and credentials
@@ -37,6 +40,7 @@ const USAGE = `usage: discord-commands emulator [options]   (in this repository:
 const FLAGS = {
   port: { type: "string" },
   host: { type: "string" },
+  "allowed-host": { type: "string" },
   config: { type: "string" },
   state: { type: "string" },
   json: { type: "boolean" },
@@ -79,7 +83,6 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     tokens: true,
   });
   const args: CliArgs = { options: { port: 8787 }, json: false, verbose: false, help: false };
-  const { options } = args;
   for (const token of tokens) {
     if (token.kind !== "option" || !isFlag(token.name)) {
       const arg =
@@ -92,59 +95,72 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     } else if (value === undefined || (!inlineValue && value.startsWith("--"))) {
       throw new Error(`${rawName} needs a value`);
     }
-    const text = value ?? "";
-    switch (name) {
-      case "port": {
-        const p = Number(text);
-        if (!Number.isInteger(p) || p < 0 || p > 65535) throw new Error("--port must be 0-65535");
-        options.port = p;
-        break;
-      }
-      case "host":
-        options.host = text;
-        break;
-      case "config":
-        options.configFile = text;
-        break;
-      case "state":
-        options.statePath = text;
-        break;
-      case "json":
-        args.json = true;
-        break;
-      case "ready-file":
-        args.readyFile = text;
-        break;
-      case "no-rate-limits":
-        options.rateLimits = false;
-        break;
-      case "control":
-        options.control = true;
-        break;
-      case "no-control":
-        options.control = false;
-        break;
-      case "page":
-        options.page = true;
-        break;
-      case "no-page":
-        options.page = false;
-        break;
-      case "consent-page":
-        options.oauthConsent = "page";
-        break;
-      case "auto-consent":
-        options.oauthConsent = "automatic";
-        break;
-      case "verbose":
-        args.verbose = true;
-        break;
-      case "help":
-        // Nothing after --help is read: asking for help is never an error.
-        return { ...args, help: true };
-    }
+    if (applyFlag(args, name, value ?? "")) return { ...args, help: true };
   }
   return args;
+}
+
+/** One flag's effect on `args`; true for `--help` (nothing after it is read). */
+function applyFlag(args: CliArgs, name: Flag, text: string): boolean {
+  const { options } = args;
+  switch (name) {
+    case "port": {
+      const p = Number(text);
+      if (!Number.isInteger(p) || p < 0 || p > 65535) throw new Error("--port must be 0-65535");
+      options.port = p;
+      break;
+    }
+    case "host":
+      options.host = text;
+      break;
+    case "allowed-host":
+      // Checked here, so that a wrong name is a usage error (exit 2), not a failed start.
+      options.allowedHosts = [...(options.allowedHosts ?? []), allowedHostOption(text)];
+      break;
+    case "config":
+      options.configFile = text;
+      break;
+    case "state":
+      options.statePath = text;
+      break;
+    case "json":
+      args.json = true;
+      break;
+    case "ready-file":
+      args.readyFile = text;
+      break;
+    case "no-rate-limits":
+      options.rateLimits = false;
+      break;
+    case "control":
+    case "no-control":
+      options.control = name === "control";
+      break;
+    case "page":
+    case "no-page":
+      options.page = name === "page";
+      break;
+    case "consent-page":
+    case "auto-consent":
+      options.oauthConsent = name === "consent-page" ? "page" : "automatic";
+      break;
+    case "verbose":
+      args.verbose = true;
+      break;
+    case "help":
+      // Asking for help is never an error.
+      return true;
+  }
+  return false;
+}
+
+/** An `--allowed-host` value, normalized, or a usage error naming the flag. */
+function allowedHostOption(text: string): string {
+  try {
+    return allowedHostEntry(text);
+  } catch (err) {
+    throw new Error(`--allowed-host: ${(err as Error).message}`, { cause: err });
+  }
 }
 
 /** `discord-commands emulator [options]`: serves until SIGINT or SIGTERM. */
@@ -196,6 +212,10 @@ export async function runEmulatorCli(argv: readonly string[]): Promise<void> {
       process.exit(1);
     }
   }
+  // On stderr, so that --json keeps stdout to its one line: a CI log shows it either way.
+  const allowList = hostAllowList(emu.host, emu.allowedHosts);
+  const notice = hostNotice(allowList);
+  if (notice !== undefined) process.stderr.write(`emulator: ${notice}\n`);
   if (args.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
   else {
     process.stdout.write(
@@ -208,6 +228,7 @@ export async function runEmulatorCli(argv: readonly string[]): Promise<void> {
         `  guild id        ${summary.guildId}`,
         `  user bearer     ${summary.bearerToken}  (applications.commands.permissions.update)`,
         `  public key      ${summary.publicKey}  (Ed25519, verifies interactions)`,
+        `  Host names      ${answeredNames(allowList)}`,
         `  rate limits     ${emu.config.rateLimits === false || args.options.rateLimits === false ? "off" : "on"}`,
         `  control API     ${emu.controlEnabled ? `${emu.url}/__emulator/` : "off"}`,
         `  page            ${emu.pageUrl ?? "off"}`,

@@ -10,6 +10,7 @@
  * replaces the default section as a whole; sections it leaves out keep the defaults.
  */
 import { z } from "zod";
+import { allowedHostEntry } from "./requestGuard";
 import { ServiceLimits } from "./rules/limits";
 import { PermissionFlags, SNOWFLAKE_PATTERN } from "./schema";
 
@@ -29,6 +30,15 @@ export const DEFAULTS = {
 } as const;
 
 const snowflake = z.string().regex(SNOWFLAKE_PATTERN, "a snowflake: a decimal string");
+/** An `allowedHosts` entry, normalized, or an issue saying what to give. */
+function allowedHost(entry: string, ctx: z.RefinementCtx): string {
+  try {
+    return allowedHostEntry(entry);
+  } catch (err) {
+    ctx.addIssue({ code: "custom", message: (err as Error).message });
+    return z.NEVER;
+  }
+}
 const permissionBits = z.string().regex(/^\d{1,40}$/, "permission bits as a decimal string");
 
 export const ApplicationConfig = z.strictObject({
@@ -203,6 +213,8 @@ export const EmulatorConfig = z.strictObject({
     .int()
     .min(1024)
     .default(8 * 1024 * 1024),
+  /** Host names answered besides loopback ones, on any listen address (`--allowed-host`). */
+  allowedHosts: z.array(z.string().transform(allowedHost)).optional(),
   /** Control API under `/__emulator/`; default: on when listening on a loopback host. */
   control: z.boolean().optional(),
   /** The page at `/` (commands, members, request log); default: on for a loopback host. */
@@ -252,6 +264,7 @@ export interface ResolvedConfig {
   dailyCreateLimit: number;
   dailyCreateLimitStatus: 400 | 429;
   maxBodyBytes: number;
+  allowedHosts: string[] | undefined;
   control: boolean | undefined;
   page: boolean | undefined;
   oauthConsent: "automatic" | "page";
@@ -351,6 +364,7 @@ export function resolveConfig(input: unknown, source = "configuration"): Resolve
     dailyCreateLimit: c.dailyCreateLimit,
     dailyCreateLimitStatus: c.dailyCreateLimitStatus,
     maxBodyBytes: c.maxBodyBytes,
+    allowedHosts: c.allowedHosts,
     control: c.control,
     page: c.page,
     oauthConsent: c.oauthConsent,

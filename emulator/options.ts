@@ -26,6 +26,14 @@ export interface EmulatorOptions {
   port?: number;
   /** Host to listen on; default 127.0.0.1. */
   host?: string;
+  /**
+   * Host names answered besides loopback ones, on any listen address (`--allowed-host`):
+   * `"emulator"`, `"10.0.0.5"`, or `".ci.internal"` for that name and every name under it.
+   * Overrides the configuration's `allowedHosts`. Listening on 0.0.0.0, list the names
+   * other machines use: other names are refused (a page of another site reaches the
+   * server by a name rebound to it).
+   */
+  allowedHosts?: readonly string[];
   /** Configuration object (same shape as the config file). */
   config?: EmulatorConfigInput;
   /** A JSON config file (ignored when `config` is given). */
@@ -80,6 +88,11 @@ export function startRateLimits(
   // "On" with a configuration that turned them off means the default limits.
   if (option === true) return config.rateLimits || RateLimitSchema.parse({});
   return option;
+}
+
+/** The Host names answered besides loopback ones: the option overrides the configuration. */
+export function allowedHosts(options: EmulatorOptions, config: ResolvedConfig): readonly string[] {
+  return options.allowedHosts ?? config.allowedHosts ?? [];
 }
 
 /** The control API has no authentication: by default it is served on loopback hosts only. */

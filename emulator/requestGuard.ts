@@ -2,9 +2,12 @@
  * The one guard in front of everything the emulator serves (service API, control API,
  * page, health), as a local server must be guarded like a public one:
  *
- * - listening on loopback, it answers loopback Host names only: a page of another site
- *   whose DNS name was rebound to 127.0.0.1 reaches the port, but its requests carry that
- *   name (DNS rebinding);
+ * - it answers loopback Host names, the names listed in `allowedHosts` (`--allowed-host`)
+ *   and the address it listens on when that is one address, on any listen address: a page
+ *   of another site whose DNS name was rebound to this machine reaches the port, but its
+ *   requests carry that name (DNS rebinding). Listening on 0.0.0.0 does not change that:
+ *   the names clients use there must be listed, as webpack-dev-server's `allowedHosts` and
+ *   Vite's `server.allowedHosts` ask;
  * - a control request that changes state must be `application/json` and come from no
  *   other origin: a web page of any site can send a form or `text/plain` POST without a
  *   preflight, and only such a request can reach us across sites (we answer no CORS);
@@ -76,24 +79,125 @@ function quoted(value: string): string {
   return JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}...` : value);
 }
 
+/** The Host names the guard answers besides the loopback ones (`hostAllowList`). */
+export interface HostAllowList {
+  /** The address or name the server listens on (the `host` option). */
+  readonly listenHost: string;
+  /** The `allowedHosts` entries, normalized (`emulator`, `.ci.internal`, `[fd00::1]`). */
+  readonly allowedHosts: readonly string[];
+  /** Host names answered as they are: the listed names and the one listen address. */
+  readonly names: ReadonlySet<string>;
+  /** From `.name` entries: that name and every name under it. */
+  readonly domains: readonly string[];
+}
+
+/** A host name without the trailing dot of its absolute form (`emulator.` is `emulator`). */
+const relative = (name: string): string => (name.endsWith(".") ? name.slice(0, -1) : name);
+
+/** The unspecified addresses, as `hostUrl` writes them: "every address" to a listener. */
+const UNSPECIFIED: ReadonlySet<string> = new Set(["0.0.0.0", "[::]"]);
+
+/** An address or name as the `host` option or an entry gives it (IPv6 without brackets). */
+function listedHostName(host: string): string | undefined {
+  const bare = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+  if (isIP(bare) === 6) return hostUrl(`[${bare}]`)?.hostname;
+  // Any other colon is a port or a scheme (`emulator:80` would parse, the port dropped).
+  return host.includes(":") ? undefined : hostUrl(host)?.hostname;
+}
+
 /**
- * Every request to a server that listens on loopback (`loopbackOnly`) must name a
- * loopback host; elsewhere the names clients use cannot be known (the server was exposed
- * on purpose, and its control API and page are off unless asked for).
+ * One `allowedHosts` entry as the guard compares it: a host name, IPv4 or IPv6 address
+ * (brackets optional) in the form a browser sends it, or `.name` for a name and every name
+ * under it (as webpack-dev-server and Vite read a leading dot). No scheme, port or
+ * wildcard: the port is not part of what a rebound page changes. Throws saying what to give.
+ */
+export function allowedHostEntry(entry: string): string {
+  const domain = entry.startsWith(".");
+  const hostname = listedHostName(domain ? entry.slice(1) : entry);
+  const name = hostname === undefined ? "" : relative(hostname);
+  if (name === "" || UNSPECIFIED.has(name) || (domain && name.startsWith("["))) {
+    throw new Error(
+      `allowed host ${quoted(entry)} is not a host name clients use: give a name or an address without ` +
+        "scheme or port, such as emulator, 10.0.0.5 or .ci.internal (that name and every name under it)",
+    );
+  }
+  return `${domain ? "." : ""}${name}`;
+}
+
+/** An address that means "every address" when listening, and no address to connect to. */
+export function unspecifiedAddress(host: string): boolean {
+  return UNSPECIFIED.has(listedHostName(host) ?? "");
+}
+
+/**
+ * What the guard answers besides loopback names: the `allowedHosts` entries (validated by
+ * `allowedHostEntry`) and the listen address itself when it is one address or name
+ * (`--host 10.0.0.5`: the operator named what clients reach; 0.0.0.0 names nothing).
+ */
+export function hostAllowList(listenHost: string, allowedHosts: readonly string[]): HostAllowList {
+  const entries = [...new Set(allowedHosts.map(allowedHostEntry))];
+  const names = new Set(entries.filter((e) => !e.startsWith(".")));
+  const domains = entries.filter((e) => e.startsWith(".")).map((e) => e.slice(1));
+  const own = listedHostName(listenHost);
+  if (own !== undefined && !unspecifiedAddress(listenHost) && !loopbackListenHost(listenHost)) {
+    names.add(relative(own));
+  }
+  return { listenHost, allowedHosts: entries, names, domains };
+}
+
+/** A Host header the guard answers: a loopback name, a listed one or the listen address. */
+export function allowedHostName(host: string | undefined, allowList: HostAllowList): boolean {
+  if (loopbackHostName(host)) return true;
+  const hostname = hostUrl(host)?.hostname;
+  if (hostname === undefined) return false;
+  const name = relative(hostname);
+  if (allowList.names.has(name)) return true;
+  return allowList.domains.some((d) => name === d || name.endsWith(`.${d}`));
+}
+
+/** The names a message lists as answered: loopback ones, then the others. */
+export function answeredNames(allowList: HostAllowList): string {
+  const others = [...allowList.names, ...allowList.domains.map((d) => `.${d}`)];
+  return others.length === 0
+    ? "loopback host names"
+    : `loopback host names and ${others.join(", ")}`;
+}
+
+/**
+ * Every request must name a host the allow-list answers, whatever the listen address: on
+ * 0.0.0.0 too, a rebound name reaches the port. The refusal names the option that lists it.
  */
 export function hostRefusal(
   headers: IncomingHttpHeaders,
-  loopbackOnly: boolean,
+  allowList: HostAllowList,
   port: number,
 ): Refusal | undefined {
-  if (!loopbackOnly || loopbackHostName(headers.host)) return undefined;
+  if (allowedHostName(headers.host, allowList)) return undefined;
+  const asked = hostUrl(headers.host)?.hostname;
+  const name = asked === undefined || unspecifiedAddress(asked) ? "NAME" : relative(asked);
   return {
     status: 403,
     message:
-      `The emulator answers loopback host names only (Host ${quoted(headers.host ?? "")}: ` +
-      `another name that leads here is how a page of another site reaches it). ` +
-      `Address it as http://127.0.0.1:${port}, http://localhost:${port} or http://[::1]:${port}.`,
+      `The emulator answers ${answeredNames(allowList)} only (Host ${quoted(headers.host ?? "")}: ` +
+      `a name not listed that leads here is how a page of another site reaches it). ` +
+      `Address it as http://127.0.0.1:${port}, http://localhost:${port} or http://[::1]:${port}, ` +
+      `or, if clients must use this name, start the emulator with --allowed-host ${name} ` +
+      `(allowedHosts in startEmulator's options or in the config file).`,
   };
+}
+
+/**
+ * The startup line of a server that listens on a non-loopback address with no
+ * `allowedHosts`: there, the names other machines use are refused until listed.
+ */
+export function hostNotice(allowList: HostAllowList): string | undefined {
+  const { listenHost } = allowList;
+  if (loopbackListenHost(listenHost) || allowList.allowedHosts.length > 0) return undefined;
+  return (
+    `listening on ${listenHost}, the emulator answers ${answeredNames(allowList)} only ` +
+    `(DNS rebinding guard): name each host clients use with --allowed-host NAME ` +
+    `(allowedHosts in the config file), e.g. --allowed-host emulator`
+  );
 }
 
 const SAFE_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD"]);

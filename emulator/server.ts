@@ -1,8 +1,9 @@
 /**
  * The emulator's HTTP server (node:http, no framework): `startEmulator()` builds the
  * parts (configuration, store, rate limits, faults, log, control), puts the request
- * pipeline on a server behind the Host check (requestGuard.ts) and listens. A request's way through is in dispatch.ts and
- * pipeline.ts; writes are all-or-nothing store transactions.
+ * pipeline on a server behind the Host check (requestGuard.ts) and listens. A request's
+ * way through is in dispatch.ts and pipeline.ts; writes are all-or-nothing store
+ * transactions.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -25,6 +26,7 @@ import type { Counters, RequestLogEntry } from "./log";
 import { RequestLog } from "./log";
 import type { EmulatorOptions } from "./options";
 import {
+  allowedHosts,
   controlEnabled as isControlEnabled,
   loadConfig,
   pageEnabled,
@@ -33,7 +35,8 @@ import {
 import { PageRouter } from "./page/router";
 import { ApiPipeline } from "./pipeline";
 import { RateLimitEnforcer } from "./ratelimit";
-import { hostRefusal, loopbackListenHost } from "./requestGuard";
+import type { HostAllowList } from "./requestGuard";
+import { hostAllowList, hostRefusal, unspecifiedAddress } from "./requestGuard";
 import { send, sendMalformed } from "./response";
 import { ServiceErrorCode } from "./schema";
 import { Store } from "./store";
@@ -44,7 +47,13 @@ export interface RunningEmulator {
   /** `url` + `/api/v10`. */
   readonly apiUrl: string;
   readonly port: number;
+  /** The address listened on (the `host` option: `0.0.0.0` stays `0.0.0.0` here, not in `url`). */
   readonly host: string;
+  /**
+   * The Host names answered besides loopback ones (`allowedHosts`, normalized; the listen
+   * address itself is answered too when it is one address).
+   */
+  readonly allowedHosts: readonly string[];
   /** The first configured application's credentials (the defaults without a config). */
   readonly applicationId: string;
   readonly botToken: string;
@@ -117,10 +126,39 @@ function listen(server: http.Server, port: number, host: string): Promise<number
   });
 }
 
+/**
+ * The URL a client on this machine uses. Listening on 0.0.0.0 or `::` means every
+ * address, but neither is an address to connect to (Windows and browsers refuse it, and
+ * the guard refuses `Host: 0.0.0.0`, no loopback name), so the URL names loopback.
+ */
+function clientUrl(host: string, port: number): string {
+  if (unspecifiedAddress(host))
+    return `http://${host.includes(":") ? "[::1]" : "127.0.0.1"}:${port}`;
+  return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+}
+
+/** The HTTP server: the guard's Host check, then the page or the dispatcher. */
+function guardedServer(
+  allowList: HostAllowList,
+  pages: PageRouter,
+  dispatcher: RequestDispatcher,
+): http.Server {
+  const server = http.createServer((req, res) => {
+    const refused = hostRefusal(req.headers, allowList, req.socket.localPort ?? 0);
+    if (refused) {
+      req.resume();
+      send(res, refused.status, { code: ServiceErrorCode.GENERAL, message: refused.message }, {});
+    } else if (!pages.serve(req, res)) dispatcher.listener(req, res);
+  });
+  server.on("clientError", (_err, socket) => sendMalformed(socket));
+  return server;
+}
+
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const config = loadConfig(options);
   if (options.oauthConsent !== undefined) config.oauthConsent = options.oauthConsent;
   const host = options.host ?? "127.0.0.1";
+  const allowList = hostAllowList(host, allowedHosts(options, config));
   const store = new Store(config, options.statePath);
   const rateLimits = startRateLimits(options, config);
   const limits: RateLimitSwitch = {
@@ -169,18 +207,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     interactions,
     enabled: pageEnabled(options, config, host),
   });
-  const loopbackOnly = loopbackListenHost(host);
-  const server = http.createServer((req, res) => {
-    const refused = hostRefusal(req.headers, loopbackOnly, req.socket.localPort ?? 0);
-    if (refused) {
-      req.resume();
-      send(res, refused.status, { code: ServiceErrorCode.GENERAL, message: refused.message }, {});
-    } else if (!pages.serve(req, res)) dispatcher.listener(req, res);
-  });
-  server.on("clientError", (_err, socket) => sendMalformed(socket));
+  const server = guardedServer(allowList, pages, dispatcher);
   const port = await listen(server, options.port ?? 0, host);
-  const urlHost = host.includes(":") ? `[${host}]` : host;
-  const url = `http://${urlHost}:${port}`;
+  const url = clientUrl(host, port);
   const apiUrl = `${url}${API_PREFIX}`;
   const { userBearerToken, ...credentials } = firstCredentials(config);
   const publicKey = credentials.applicationId
@@ -204,6 +233,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     apiUrl,
     port,
     host,
+    allowedHosts: allowList.allowedHosts,
     ...credentials,
     userBearerToken,
     config,

@@ -6,41 +6,12 @@
  * `text/plain` body, a foreign Origin, Sec-Fetch-Site cross-site); `/__emulator/info`
  * gives credentials to loopback callers only.
  */
-import { request } from "undici";
 import type { RunningEmulator } from "../../emulator";
 import { startEmulator } from "../../emulator";
 import { loopbackCaller, loopbackHostName } from "../../emulator/requestGuard";
 import { slash } from "./helpers";
+import { JSON_TYPE, send } from "./rawHttp";
 
-interface Answer {
-  status: number;
-  text: string;
-  json: unknown;
-}
-
-async function send(
-  emu: RunningEmulator,
-  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
-  path: string,
-  headers: Record<string, string> = {},
-  body?: string,
-): Promise<Answer> {
-  const res = await request(`http://127.0.0.1:${emu.port}${path}`, {
-    method,
-    headers,
-    ...(body === undefined ? {} : { body }),
-  });
-  const text = await res.body.text();
-  let json: unknown;
-  try {
-    json = text === "" ? undefined : JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.statusCode, text, json };
-}
-
-const JSON_TYPE = { "content-type": "application/json" };
 const hostOf = (emu: RunningEmulator) => `127.0.0.1:${emu.port}`;
 
 let emu: RunningEmulator;
@@ -220,20 +191,25 @@ describe("the control API refuses state changes a page of another site can send"
 });
 
 describe("/__emulator/info gives credentials to loopback callers only", () => {
-  test("on 0.0.0.0 with the control API on, a rebound Host name gets no token", async () => {
-    emu = await startEmulator({ rateLimits: false, host: "0.0.0.0", control: true });
+  test("on 0.0.0.0 with the control API on, a listed non-loopback Host name gets no token", async () => {
+    emu = await startEmulator({
+      rateLimits: false,
+      host: "0.0.0.0",
+      control: true,
+      allowedHosts: ["emulator"],
+    });
     const local = await send(emu, "GET", "/__emulator/info", { host: hostOf(emu) });
     expect(local.json).toMatchObject({
       botToken: emu.botToken,
       clientSecret: emu.clientSecret,
       bearerToken: emu.userBearerToken,
     });
-    const rebound = await send(emu, "GET", "/__emulator/info", { host: "rebind.example" });
-    expect(rebound.status).toBe(200);
-    expect(rebound.text).not.toContain(emu.botToken);
-    expect(rebound.text).not.toContain(emu.clientSecret);
-    expect(rebound.text).not.toContain(emu.userBearerToken);
-    expect(rebound.json).toMatchObject({
+    const listed = await send(emu, "GET", "/__emulator/info", { host: `emulator:${emu.port}` });
+    expect(listed.status).toBe(200);
+    expect(listed.text).not.toContain(emu.botToken);
+    expect(listed.text).not.toContain(emu.clientSecret);
+    expect(listed.text).not.toContain(emu.userBearerToken);
+    expect(listed.json).toMatchObject({
       applicationId: emu.applicationId,
       publicKey: emu.publicKey,
       credentials: expect.stringContaining("loopback") as unknown,
