@@ -1,0 +1,203 @@
+/**
+ * The resource plugin's archive, `pulumi-resource-discord-commands-v<version>-<os>-<arch>.tar.gz`:
+ * self-contained (its JavaScript and production modules inside), for the engine's automatic
+ * plugin installation from the schema's `pluginDownloadURL`, or for
+ * `pulumi plugin install resource discord-commands <version> --file <archive>`. One archive
+ * serves every platform (the plugin is JavaScript, run by the Node.js on the user's PATH):
+ * it holds a launcher for each (`pulumi-resource-discord-commands`, a Node script for Linux
+ * and macOS; `pulumi-resource-discord-commands.cmd` for Windows, where the engine looks for
+ * `.exe` then `.cmd`: sdk/go/common/workspace/plugins.go, getCandidateExtensions, 3.259).
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { PACKAGE_NAME } from "../provider/package/schema";
+import { tarGz, treeEntries } from "./archives";
+import { copyTree, npmCommand, run } from "./packageUtil";
+import { PROJECT_ROOT, SetupError } from "./toolchain";
+
+/** Every platform the engine may ask for (`<os>-<arch>`, as it names them). */
+export const PLUGIN_PLATFORMS = [
+  "linux-amd64",
+  "linux-arm64",
+  "darwin-amd64",
+  "darwin-arm64",
+  "windows-amd64",
+  "windows-arm64",
+] as const;
+
+export function pluginArchiveName(version: string, platform: string): string {
+  return `pulumi-resource-${PACKAGE_NAME}-v${version}-${platform}.tar.gz`;
+}
+
+/** The launcher Windows runs (the engine starts `<name>.cmd` directly; Node must be on PATH). */
+const WINDOWS_LAUNCHER = [
+  "@echo off",
+  "rem The discord-commands resource plugin on Windows: its entry, run by the Node.js on PATH.",
+  'node "%~dp0plugin\\index.js" %*',
+  "",
+].join("\r\n");
+
+/** The folder of an installed module as Node finds it from `fromDir` (walking up node_modules). */
+function findModule(name: string, fromDir: string): string | undefined {
+  for (let dir = fromDir; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, "node_modules", name);
+    if (fs.existsSync(path.join(candidate, "package.json"))) return candidate;
+    // Only the project's own modules: nothing above it belongs in the archive.
+    if (dir === PROJECT_ROOT || path.dirname(dir) === dir) return undefined;
+  }
+}
+
+interface PackageJson {
+  name?: string;
+  version?: string;
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+}
+
+function readPackageJson(dir: string): PackageJson {
+  return JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as PackageJson;
+}
+
+/**
+ * The installed folders (relative to the project) of `roots` and everything they depend
+ * on, resolved as Node resolves them, so nested copies keep their place.
+ */
+function productionClosure(roots: readonly string[]): string[] {
+  const found = new Set<string>();
+  const visit = (name: string, fromDir: string, optional: boolean): void => {
+    const dir = findModule(name, fromDir);
+    if (dir === undefined) {
+      if (optional) return;
+      throw new SetupError(`${name} (needed by the plugin) is not installed: run \`npm ci\`.`);
+    }
+    const rel = path.relative(PROJECT_ROOT, dir);
+    if (found.has(rel)) return;
+    found.add(rel);
+    const pkg = readPackageJson(dir);
+    for (const dep of Object.keys(pkg.dependencies ?? {})) visit(dep, dir, false);
+    for (const dep of Object.keys(pkg.optionalDependencies ?? {})) visit(dep, dir, true);
+  };
+  for (const root of roots) visit(root, PROJECT_ROOT, false);
+  return [...found].sort();
+}
+
+/** The plugin's package.json: its modules at the versions shipped (npm then finds them all). */
+function pluginPackageJson(version: string): { json: string; roots: string[] } {
+  const own = readPackageJson(PROJECT_ROOT) as PackageJson & Record<string, unknown>;
+  const roots = [...Object.keys(own.dependencies ?? {}), "@pulumi/pulumi"].sort();
+  const dependencies: Record<string, string> = {};
+  for (const name of roots) {
+    const dir = findModule(name, PROJECT_ROOT);
+    const installed = dir === undefined ? undefined : readPackageJson(dir).version;
+    if (installed === undefined) throw new SetupError(`${name} is not installed: run \`npm ci\`.`);
+    dependencies[name] = installed;
+  }
+  // The provider reads its version here (provider/plugin/server.ts, PACKAGE_ROOT), and the
+  // entry compares it with the version the engine installed the plugin as (plugin/index.js).
+  const pkgJson = {
+    name: `pulumi-resource-${PACKAGE_NAME}`,
+    version,
+    description: own["description"],
+    license: own["license"],
+    private: true,
+    main: "index.js",
+    dependencies,
+  };
+  return { json: `${JSON.stringify(pkgJson, null, 2)}\n`, roots };
+}
+
+/**
+ * The plugin folder as the engine runs it once installed, a Node.js package of its own:
+ * PulumiPlugin.yaml and the launchers (which the engine starts directly), the built
+ * JavaScript (dist/, plugin/), and the production modules in node_modules, `@pulumi/pulumi`
+ * included (a peer dependency of the npm package: the Node.js host's plugin runner, which
+ * `pulumi package add` and `get-schema` use, loads the plugin through it).
+ *
+ * Installing a nodejs plugin runs `npm install` in its folder (InstallPluginContent,
+ * pkg/workspace/plugin.go, 3.259): package.json lists the modules at the versions shipped,
+ * so npm finds the tree complete and changes nothing, and the folder's .npmrc keeps npm off
+ * the network (a module missing fails the install instead of fetching it).
+ */
+function stagePlugin(stage: string, version: string): void {
+  const { json, roots } = pluginPackageJson(version);
+  fs.writeFileSync(path.join(stage, "package.json"), json);
+  fs.writeFileSync(
+    path.join(stage, ".npmrc"),
+    "# The plugin's modules ship in node_modules: npm install has nothing to fetch.\n" +
+      "offline=true\naudit=false\nfund=false\nupdate-notifier=false\n",
+  );
+  // The built JavaScript only: declarations and source maps are of no use to the engine.
+  copyTree(path.join(PROJECT_ROOT, "dist"), path.join(stage, "dist"), (rel) =>
+    /\.d\.ts$|\.map$|^\.tsbuildinfo$/.test(rel),
+  );
+  fs.mkdirSync(path.join(stage, "plugin"));
+  for (const file of ["PulumiPlugin.yaml", "index.js", "installCheck.js", "schema.json"]) {
+    fs.copyFileSync(path.join(PROJECT_ROOT, "plugin", file), path.join(stage, "plugin", file));
+  }
+  // Each module at the place it has in this project's tree, so nested versions resolve;
+  // without type declarations and source maps (half the files, which nothing loads).
+  for (const rel of productionClosure(roots)) {
+    copyTree(path.join(PROJECT_ROOT, rel), path.join(stage, rel), (r) =>
+      /(^|\/)node_modules$|\.d\.[mc]?ts$|\.map$/.test(r),
+    );
+  }
+  fs.copyFileSync(
+    path.join(PROJECT_ROOT, "plugin", "PulumiPlugin.yaml"),
+    path.join(stage, "PulumiPlugin.yaml"),
+  );
+  fs.writeFileSync(
+    path.join(stage, "index.js"),
+    '"use strict";\n// The plugin\'s entry (package.json main), as in the npm package.\nrequire("./plugin/index.js");\n',
+  );
+  const exe = path.join(stage, `pulumi-resource-${PACKAGE_NAME}`);
+  fs.copyFileSync(path.join(PROJECT_ROOT, "plugin", `pulumi-resource-${PACKAGE_NAME}`), exe);
+  fs.chmodSync(exe, 0o755);
+  fs.writeFileSync(`${exe}.cmd`, WINDOWS_LAUNCHER);
+  installOffline(stage);
+}
+
+/**
+ * The bin links npm makes (a module whose link is missing is one npm reinstalls, from the
+ * registry), then the install the engine will run, with an empty cache: it must find
+ * nothing to fetch. It writes package-lock.json, which ships.
+ */
+function installOffline(stage: string): void {
+  const cache = fs.mkdtempSync(path.join(os.tmpdir(), "package-npm-cache-"));
+  try {
+    const npmArgs = ["--ignore-scripts", "--cache", cache, "--loglevel=error"];
+    run(npmCommand(), ["rebuild", ...npmArgs], stage);
+    const installed = run(npmCommand(), ["install", ...npmArgs], stage);
+    if (!/up to date/.test(installed)) {
+      throw new SetupError(`npm install in the staged plugin changed its modules:\n${installed}`);
+    }
+  } finally {
+    fs.rmSync(cache, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Writes the plugin archive under every platform's name into `out` (the same bytes, linked)
+ * and returns each one's path. `prepare` edits the staged folder before it is archived.
+ */
+export function packPlugin(
+  out: string,
+  version: string,
+  prepare: (stage: string) => void = () => {},
+): Record<string, string> {
+  const stage = fs.mkdtempSync(path.join(os.tmpdir(), "package-plugin-"));
+  try {
+    stagePlugin(stage, version);
+    prepare(stage);
+    const archives = Object.fromEntries(
+      PLUGIN_PLATFORMS.map((p) => [p, path.join(out, pluginArchiveName(version, p))]),
+    );
+    const [first, ...others] = Object.values(archives);
+    if (first === undefined) throw new Error("no plugin platforms");
+    fs.writeFileSync(first, tarGz(treeEntries(stage)));
+    for (const other of others) fs.linkSync(first, other);
+    return archives;
+  } finally {
+    fs.rmSync(stage, { recursive: true, force: true });
+  }
+}
