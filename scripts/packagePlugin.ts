@@ -13,7 +13,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { PACKAGE_NAME } from "../provider/package/schema";
 import { tarGz, treeEntries } from "./archives";
-import { copyTree, npmCommand, run } from "./packageUtil";
+import { copyTree } from "./packageUtil";
 import { PROJECT_ROOT, SetupError } from "./toolchain";
 
 /** Every platform the engine may ask for (`<os>-<arch>`, as it names them). */
@@ -82,7 +82,7 @@ function productionClosure(roots: readonly string[]): string[] {
   return [...found].sort();
 }
 
-/** The plugin's package.json: its modules at the versions shipped (npm then finds them all). */
+/** The plugin's package.json: its modules at the versions shipped (the entry checks each resolves). */
 function pluginPackageJson(version: string): { json: string; roots: string[] } {
   const own = readPackageJson(PROJECT_ROOT) as PackageJson & Record<string, unknown>;
   const roots = [...Object.keys(own.dependencies ?? {}), "@pulumi/pulumi"].sort();
@@ -109,24 +109,19 @@ function pluginPackageJson(version: string): { json: string; roots: string[] } {
 
 /**
  * The plugin folder as the engine runs it once installed, a Node.js package of its own:
- * PulumiPlugin.yaml and the launchers (which the engine starts directly), the built
- * JavaScript (dist/, plugin/), and the production modules in node_modules, `@pulumi/pulumi`
- * included (a peer dependency of the npm package: the Node.js host's plugin runner, which
- * `pulumi package add` and `get-schema` use, loads the plugin through it).
+ * the launchers (which the engine starts directly), the built JavaScript (dist/, plugin/),
+ * and the production modules in node_modules, `@pulumi/pulumi` included (a peer dependency
+ * of the npm package, which the provider loads).
  *
- * Installing a nodejs plugin runs `npm install` in its folder (InstallPluginContent,
- * pkg/workspace/plugin.go, 3.259): package.json lists the modules at the versions shipped,
- * so npm finds the tree complete and changes nothing, and the folder's .npmrc keeps npm off
- * the network (a module missing fails the install instead of fetching it).
+ * No PulumiPlugin.yaml at its root: with one, installing the plugin runs the language
+ * host's `npm install` in its folder (InstallPluginContent, pkg/workspace/plugin.go,
+ * 3.259), which has nothing to do here, and the engine starts the launcher anyway (it
+ * prefers an executable named for the plugin). Its package.json lists the modules at the
+ * versions shipped, which the entry checks at every start (plugin/installCheck.js).
  */
 function stagePlugin(stage: string, version: string): void {
   const { json, roots } = pluginPackageJson(version);
   fs.writeFileSync(path.join(stage, "package.json"), json);
-  fs.writeFileSync(
-    path.join(stage, ".npmrc"),
-    "# The plugin's modules ship in node_modules: npm install has nothing to fetch.\n" +
-      "offline=true\naudit=false\nfund=false\nupdate-notifier=false\n",
-  );
   // The built JavaScript only: declarations and source maps are of no use to the engine.
   copyTree(path.join(PROJECT_ROOT, "dist"), path.join(stage, "dist"), (rel) =>
     /\.d\.ts$|\.map$|^\.tsbuildinfo$/.test(rel),
@@ -142,10 +137,6 @@ function stagePlugin(stage: string, version: string): void {
       /(^|\/)node_modules$|\.d\.[mc]?ts$|\.map$/.test(r),
     );
   }
-  fs.copyFileSync(
-    path.join(PROJECT_ROOT, "plugin", "PulumiPlugin.yaml"),
-    path.join(stage, "PulumiPlugin.yaml"),
-  );
   fs.writeFileSync(
     path.join(stage, "index.js"),
     '"use strict";\n// The plugin\'s entry (package.json main), as in the npm package.\nrequire("./plugin/index.js");\n',
@@ -154,26 +145,6 @@ function stagePlugin(stage: string, version: string): void {
   fs.copyFileSync(path.join(PROJECT_ROOT, "plugin", `pulumi-resource-${PACKAGE_NAME}`), exe);
   fs.chmodSync(exe, 0o755);
   fs.writeFileSync(`${exe}.cmd`, WINDOWS_LAUNCHER);
-  installOffline(stage);
-}
-
-/**
- * The bin links npm makes (a module whose link is missing is one npm reinstalls, from the
- * registry), then the install the engine will run, with an empty cache: it must find
- * nothing to fetch. It writes package-lock.json, which ships.
- */
-function installOffline(stage: string): void {
-  const cache = fs.mkdtempSync(path.join(os.tmpdir(), "package-npm-cache-"));
-  try {
-    const npmArgs = ["--ignore-scripts", "--cache", cache, "--loglevel=error"];
-    run(npmCommand(), ["rebuild", ...npmArgs], stage);
-    const installed = run(npmCommand(), ["install", ...npmArgs], stage);
-    if (!/up to date/.test(installed)) {
-      throw new SetupError(`npm install in the staged plugin changed its modules:\n${installed}`);
-    }
-  } finally {
-    fs.rmSync(cache, { recursive: true, force: true });
-  }
 }
 
 /**
@@ -194,7 +165,13 @@ export function packPlugin(
     );
     const [first, ...others] = Object.values(archives);
     if (first === undefined) throw new Error("no plugin platforms");
-    fs.writeFileSync(first, tarGz(treeEntries(stage)));
+    // No symbolic links (npm's bin links serve nothing: the plugin runs no module's
+    // command): extractors of the engine before 3.259, and of language hosts built on
+    // them, refuse links ("unexpected plugin file type").
+    const entries = treeEntries(stage).filter((e) => !/(^|\/)node_modules\/\.bin\//.test(e.name));
+    const link = entries.find((e) => e.linkTarget !== undefined);
+    if (link) throw new SetupError(`the plugin folder holds a symbolic link: ${link.name}`);
+    fs.writeFileSync(first, tarGz(entries));
     for (const other of others) fs.linkSync(first, other);
     return archives;
   } finally {
