@@ -4,7 +4,7 @@
  * ordinary command and the engine fetches the plugin by itself:
  *
  *   npm run release -- --npm-registry <url> --python-index <simple url> [--python-upload <url>]
- *     --go-proxy <dir> --plugin-dir <dir> --plugin-server <url> [--tag v<version>] [--dry-run]
+ *     --go-proxy <dir> --plugin-dir <dir> --plugin-server <url> [--push] [--tag v<version>] [--dry-run]
  *
  * Tokens come from the environment: NPM_TOKEN (npm), PYPI_TOKEN (the package index).
  * Before anything is published anywhere, every destination is asked whether it holds the
@@ -13,6 +13,8 @@
  * serves `--plugin-dir`), and published: the plugin archives and their checksums, the Go
  * module, the wheel and sdist, the npm packages. `--dry-run` builds and checks, and
  * publishes nothing. `--tag` (CI passes the pushed tag) must name the package's version.
+ * `--push`: the two folders are in one git checkout (of the branch the plugin server
+ * serves); the release commits what it wrote there and pushes it.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -25,7 +27,7 @@ import { SetupError } from "./toolchain";
 
 const USAGE =
   "usage: npm run release -- --npm-registry <url> --python-index <simple url> [--python-upload <url>] " +
-  "--go-proxy <dir> --plugin-dir <dir> --plugin-server <url> [--tag v<version>] [--dry-run] [--out <dir>]";
+  "--go-proxy <dir> --plugin-dir <dir> --plugin-server <url> [--push] [--tag v<version>] [--dry-run] [--out <dir>]";
 
 function required(argv: readonly string[], flag: string): string {
   const value = flagValue(argv, flag);
@@ -75,7 +77,7 @@ export async function release(argv: readonly string[], log: (line: string) => vo
       `the tag ${tag} is not the package's version (package.json: ${version}, tag v${version})`,
     );
   }
-  const targets = releaseTargets(settings);
+  const targets = releaseTargets(settings, version, argv.includes("--push"));
   const refused = await refusals(targets, version);
   if (refused.length > 0 && !dryRun) {
     throw new ReleaseError(

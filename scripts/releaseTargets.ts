@@ -240,10 +240,77 @@ export function pluginTarget(pluginDir: string, pluginServer: string): Target {
   };
 }
 
-export function releaseTargets(settings: ReleaseSettings): Target[] {
+// ---- the site: the folders above, in a checkout of the branch a web server serves ------
+
+function git(dir: string, args: readonly string[]): string {
+  return run("git", ["-C", dir, ...args], dir).trim();
+}
+
+/** Whether git has an author for a commit in `top` (CI sets one; a bare machine may not). */
+function hasIdentity(top: string): boolean {
+  try {
+    return git(top, ["config", "--get", "user.email"]) !== "";
+  } catch {
+    return false;
+  }
+}
+
+/** The work tree holding both folders (each created if missing), or a clear error. */
+function siteTree(folders: readonly string[]): string {
+  const tops = folders.map((dir) => {
+    fs.mkdirSync(dir, { recursive: true });
+    try {
+      return git(dir, ["rev-parse", "--show-toplevel"]);
+    } catch {
+      throw new ReleaseError(`--push: ${dir} is not in a git checkout`);
+    }
+  });
+  const [top] = tops;
+  if (top === undefined || tops.some((t) => t !== top)) {
+    throw new ReleaseError(`--push: ${folders.join(" and ")} must be in the same git checkout`);
+  }
+  return top;
+}
+
+/**
+ * With `--push`: the Go proxy's and the plugin's folders are in one checkout of the branch
+ * the plugin server serves (CI: GitHub Pages); what the release wrote there is committed
+ * and pushed. Checked first: the checkout must be clean, so the commit holds the release.
+ */
+export function siteTarget(folders: readonly string[], version: string): Target {
+  return {
+    describe: `the folders' commit "Release v${version}", pushed from their checkout`,
+    missingCredentials: () => undefined,
+    existing: () => {
+      const top = siteTree(folders);
+      const dirty = git(top, ["status", "--porcelain"]);
+      if (dirty !== "")
+        throw new ReleaseError(`--push: the checkout ${top} has changes:\n${dirty}`);
+      return Promise.resolve([]);
+    },
+    publish(_artifacts, log) {
+      const top = siteTree(folders);
+      git(top, ["add", "-A", "--", ...folders]);
+      const identity = hasIdentity(top)
+        ? []
+        : ["-c", "user.name=release", "-c", "user.email=release@localhost"];
+      run("git", ["-C", top, ...identity, "commit", "-q", "-m", `Release v${version}`], top);
+      git(top, ["push", "-q"]);
+      log(`release: committed and pushed ${folders.join(" and ")} from ${top}`);
+      return Promise.resolve();
+    },
+  };
+}
+
+export function releaseTargets(
+  settings: ReleaseSettings,
+  version: string,
+  push: boolean,
+): Target[] {
   return [
     pluginTarget(settings.pluginDir, settings.pluginServer),
     goTarget(settings.goProxy),
+    ...(push ? [siteTarget([settings.pluginDir, settings.goProxy], version)] : []),
     pythonTarget(settings.pythonIndex, settings.pythonUpload),
     npmTarget(settings.npmRegistry),
   ];

@@ -24,6 +24,7 @@ import { findPython, PROJECT_ROOT, requireToolchain } from "../../scripts/toolch
 import { configurePluginStack } from "./lifecycle.helpers";
 import type { RunningServer } from "./releaseRegistries.helpers";
 import {
+  releaseArguments,
   startFileServer,
   startPypiServer,
   startVerdaccio,
@@ -135,19 +136,27 @@ async function deploysAndDestroys(
   for (const n of [name, ...others]) expect(live(n)).toBeUndefined();
 }
 
-function release(extra: readonly string[] = []): Promise<Run> {
+function release(args: readonly string[] = releaseArgs): Promise<Run> {
   const tsNode = path.join(PROJECT_ROOT, "node_modules", "ts-node", "dist", "bin.js");
   const script = path.join(PROJECT_ROOT, "scripts", "release.ts");
-  const args = [tsNode, "--transpile-only", script, ...releaseArgs, ...extra];
-  return exec(process.execPath, args, PROJECT_ROOT, releaseEnv);
+  return exec(
+    process.execPath,
+    [tsNode, "--transpile-only", script, ...args],
+    PROJECT_ROOT,
+    releaseEnv,
+  );
 }
 
 beforeAll(async () => {
   const tools = requireRegistryTools();
   root = fs.mkdtempSync(path.join(os.tmpdir(), "discord-release-"));
   expect(path.relative(PROJECT_ROOT, root).startsWith("..")).toBe(true);
+  // The site: a checkout of the branch a web server serves (CI: GitHub Pages), whose
+  // remote is a bare repository here; `--push` commits the release's files and pushes.
   site = path.join(root, "site");
-  fs.mkdirSync(site);
+  const remote = path.join(root, "site.git");
+  await ok("git", ["init", "-q", "--bare", "-b", "release-site", remote], root, process.env);
+  await ok("git", ["clone", "-q", remote, site], root, process.env);
   const upstream = (await ok("npm", ["config", "get", "registry"], root, userEnv())).stdout.trim();
   const pypiToken = crypto.randomBytes(16).toString("hex");
   [npm, pypi, files] = await Promise.all([
@@ -156,11 +165,13 @@ beforeAll(async () => {
     startFileServer(site),
   ]);
   releaseEnv = { ...process.env, NPM_TOKEN: await verdaccioToken(npm.url), PYPI_TOKEN: pypiToken };
-  releaseArgs = [
-    ...["--npm-registry", npm.url, "--python-index", `${pypi.url}simple/`],
-    ...["--go-proxy", path.join(site, "go"), "--plugin-dir", path.join(site, "plugins")],
-    ...["--plugin-server", `${files.url}/plugins`, "--tag", `v${VERSION}`],
-  ];
+  releaseArgs = releaseArguments({
+    npmRegistry: npm.url,
+    pypiServer: pypi.url,
+    fileServer: files.url,
+    site,
+    version: VERSION,
+  });
   const started = Date.now();
   const first = await release();
   console.log(`release took ${((Date.now() - started) / 1000).toFixed(1)} s\n${first.stdout}`);
@@ -194,6 +205,15 @@ test("the release published every artifact; a second release of the version is r
     [...archives, pluginChecksumsName(VERSION)].sort(),
   );
   await ok("sha256sum", ["-c", pluginChecksumsName(VERSION)], plugins, process.env);
+  const pushed = await ok(
+    "git",
+    ["log", "--format=%s", "--name-only", "release-site"],
+    path.join(root, "site.git"),
+    process.env,
+  );
+  expect(pushed.stdout).toContain(`Release v${VERSION}\n`);
+  expect(pushed.stdout).toContain(`plugins/${pluginChecksumsName(VERSION)}`);
+  expect(pushed.stdout).toContain(`go/${GO_MODULE}/@v/v${VERSION}.zip`);
   const goList = path.join(site, "go", GO_MODULE, "@v", "list");
   expect(fs.readFileSync(goList, "utf8")).toBe(`v${VERSION}\n`);
   const simple = await (await fetch(`${pypi.url}simple/pulumi-discord-commands/`)).text();
@@ -223,7 +243,7 @@ test("the release published every artifact; a second release of the version is r
   );
   expect(snapshot(root)).toEqual(before);
   // A tag that is not the package's version is refused before anything is asked.
-  const tagged = await release(["--tag", "v9.9.9"]);
+  const tagged = await release(releaseArgs.map((arg) => (arg === `v${VERSION}` ? "v9.9.9" : arg)));
   expect(tagged.stderr.trim()).toBe(
     `release failed: the tag v9.9.9 is not the package's version (package.json: ${VERSION}, tag v${VERSION})`,
   );

@@ -158,6 +158,39 @@ export async function startFileServer(dir: string): Promise<RunningServer & { hi
   return {
     url: `http://127.0.0.1:${port}`,
     hits,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
+
+/** Where the release test publishes: the servers above, and the site's checkout. */
+export interface ReleaseDestinations {
+  readonly npmRegistry: string;
+  readonly pypiServer: string;
+  readonly fileServer: string;
+  readonly site: string;
+  readonly version: string;
+}
+
+/** `npm run release`'s arguments in the release test (the workflow passes the same flags). */
+export function releaseArguments(d: ReleaseDestinations): string[] {
+  return [
+    ...["--npm-registry", d.npmRegistry, "--python-index", `${d.pypiServer}simple/`],
+    ...["--python-upload", d.pypiServer, "--go-proxy", path.join(d.site, "go")],
+    ...["--plugin-dir", path.join(d.site, "plugins")],
+    ...["--plugin-server", `${d.fileServer}/plugins`],
+    ...["--push", "--tag", `v${d.version}`],
+  ];
+}
+
+/** The flags of `releaseArguments`. */
+export const RELEASE_TEST_FLAGS: readonly string[] = releaseArguments({
+  npmRegistry: "",
+  pypiServer: "",
+  fileServer: "",
+  site: "",
+  version: "",
+}).filter((arg) => arg.startsWith("--"));
