@@ -112,16 +112,25 @@ function npmPack(dir: string, out: string, expected: string): string {
 }
 
 /**
- * The npm package as `npm publish` would send it from this checkout (its `files`, dist/
- * built), with the plugin's download URL set: packed, unpacked, edited, packed again.
+ * The npm package as `npm publish` would send it from this checkout (the files `npm pack`
+ * lists, dist/ built), with the plugin's download URL set: copied, edited, packed.
  */
 function packNpmPackage(out: string, version: string, pluginServer: string): string {
   const name = `pulumi-discord-commands-${version}.tgz`;
   return withStage(fs.mkdtempSync(path.join(os.tmpdir(), "package-npm-")), (stage) => {
-    npmPack(PROJECT_ROOT, stage, name);
-    run("tar", ["-xzf", name], stage);
-    replaceInTree(path.join(stage, "package"), PLUGIN_DOWNLOAD_URL, pluginServer);
-    return npmPack(path.join(stage, "package"), out, name);
+    const listing = run(
+      npmCommand(),
+      ["pack", "--dry-run", "--json", "--ignore-scripts", "--loglevel=error"],
+      PROJECT_ROOT,
+    );
+    const [packed] = JSON.parse(listing) as [{ files: { path: string }[] }];
+    for (const { path: file } of packed.files) {
+      fs.mkdirSync(path.dirname(path.join(stage, file)), { recursive: true });
+      fs.copyFileSync(path.join(PROJECT_ROOT, file), path.join(stage, file));
+      fs.chmodSync(path.join(stage, file), fs.statSync(path.join(PROJECT_ROOT, file)).mode);
+    }
+    replaceInTree(stage, PLUGIN_DOWNLOAD_URL, pluginServer);
+    return npmPack(stage, out, name);
   });
 }
 

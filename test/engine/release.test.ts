@@ -278,8 +278,13 @@ test("Python: pip install from the package index; the engine fetches the plugin 
   const env = userEnv();
   const venv = path.join(fs.mkdtempSync(path.join(root, "venv-")), "venv");
   await ok(python.bin, ["-m", "venv", venv], root, env);
-  const pip = [path.join(venv, "bin", "pip"), "install", "--quiet", "--index-url"] as const;
-  await ok(pip[0], [...pip.slice(1), `${pypi.url}simple/`, "pulumi-discord-commands"], root, env);
+  // The SDK's dependencies at the versions setup's venv has (constraints, not packages):
+  // pip's cache holds them, so the index is asked but nothing big is downloaded.
+  const constraints = path.join(root, "constraints.txt");
+  fs.copyFileSync(path.join(PROJECT_ROOT, "toolchain", "python", "requirements.txt"), constraints);
+  const pip = path.join(venv, "bin", "pip");
+  const args = ["install", "--quiet", "--index-url", `${pypi.url}simple/`, "-c", constraints];
+  await ok(pip, [...args, "pulumi-discord-commands"], root, env);
   const prog = await program("release-python", {
     "Pulumi.yaml": `name: release-python\nruntime:\n  name: python\n  options:\n    virtualenv: ${venv}\n`,
     "__main__.py": [
@@ -333,10 +338,16 @@ test("Go: go get from the module proxy; the engine fetches the plugin the SDK na
     ].join("\n"),
   });
   // The project's module proxy first, the usual one for everything else; the module is not
-  // in the public checksum database (it is served by this proxy alone).
+  // in the public checksum database (it is served by this proxy alone). Go's module cache
+  // is this program's own: the machine's keeps a module version once fetched, and every
+  // release of this test names another plugin server. The machine's cache serves the
+  // other modules, as a proxy does (its download folder is a module proxy's layout).
+  const machineCache = (await ok("go", ["env", "GOMODCACHE"], root, prog.env)).stdout.trim();
   const fallback = process.env["GOPROXY"] ?? "https://proxy.golang.org,direct";
-  prog.env["GOPROXY"] = `${files.url}/go,${fallback}`;
+  prog.env["GOPROXY"] = `${files.url}/go,file://${machineCache}/cache/download,${fallback}`;
   prog.env["GONOSUMDB"] = GO_MODULE;
+  prog.env["GOMODCACHE"] = path.join(prog.root, "go-mod-cache");
+  prog.env["GOFLAGS"] = `${prog.env["GOFLAGS"] ?? ""} -modcacherw`.trim();
   await ok("go", ["get", `${GO_MODULE}@v${VERSION}`], prog.dir, prog.env);
   expect(fs.readFileSync(path.join(prog.dir, "go.mod"), "utf8")).toContain(
     `${GO_MODULE} v${VERSION}`,
@@ -370,10 +381,13 @@ test("npm install from the registry: the SDK (the engine fetches the plugin) and
     { "discord:apiUrl": emu.url, "discord:applicationId": emu.applicationId },
     { "discord:botToken": emu.botToken },
   );
+  // @pulumi/pulumi from the usual registry first (npm's cache holds its tree), then the
+  // package and the SDK from the release's registry, which proxies their few other modules.
   const pulumiVersion = requireToolchain().pulumiVersion;
-  const install = ["install", "--registry", npm.url, "--prefer-offline", "--no-audit", "--no-fund"];
+  const install = ["install", "--prefer-offline", "--no-audit", "--no-fund"];
+  await ok("npm", [...install, `@pulumi/pulumi@${pulumiVersion}`], prog.dir, prog.env);
   const packages = ["pulumi-discord-commands", "@pulumi-discord-commands/sdk"];
-  await ok("npm", [...install, ...packages, `@pulumi/pulumi@${pulumiVersion}`], prog.dir, prog.env);
+  await ok("npm", [...install, "--registry", npm.url, ...packages], prog.dir, prog.env);
   await deploysAndDestroys(prog, "from-nodejs", ["from-dynamic"]);
 });
 

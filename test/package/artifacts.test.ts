@@ -13,11 +13,10 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
 import { startEmulator } from "../../emulator";
-import type { Artifacts } from "../../scripts/package";
-import { buildArtifacts, PLUGIN_PLATFORMS } from "../../scripts/package";
+import { PLUGIN_PLATFORMS, pluginArchiveName } from "../../scripts/package";
 import { engineEnv, PulumiProgram, setAutomaticLogs } from "../../scripts/pulumiProgram";
 import { PROJECT_ROOT, PYTHON_VENV, requireToolchain } from "../../scripts/toolchain";
-import { PLUGIN_DOWNLOAD_URL } from "../../provider/package/schema";
+import { PLUGIN_DOWNLOAD_URL, SDK_NAMES } from "../../provider/package/schema";
 
 const PYTHON = path.join(PYTHON_VENV, "bin", "python");
 import { configurePluginStack } from "../engine/lifecycle.helpers";
@@ -30,7 +29,7 @@ const PLUGIN_SERVER = "http://127.0.0.1:9/discord-commands/plugins";
 /** Everything of this test lives here: outside the checkout, removed at the end. */
 let root: string;
 let home: string;
-let artifacts: Artifacts;
+let artifacts: Built;
 let emu: RunningEmulator;
 
 interface Run {
@@ -98,6 +97,66 @@ async function deploysAndDestroys(
   expect(liveNamed(name)).toBeUndefined();
 }
 
+/** The artifacts' paths, as `npm run package` names them. */
+interface Built {
+  readonly version: string;
+  readonly dir: string;
+  readonly pluginArchives: Readonly<Record<string, string>>;
+  readonly pythonWheel: string;
+  readonly pythonSdist: string;
+  readonly nodeTarball: string;
+  readonly npmTarball: string;
+  readonly goModule: string;
+  readonly goVersion: string;
+  readonly goZip: string;
+}
+
+/**
+ * `npm run package` as on a machine where only `npm ci` ran: PATH holds node and npm alone
+ * (no Python, no Pulumi CLI, no Go, no tar), and nothing of setup is asked for.
+ */
+async function packageWithoutPythonOrPulumi(out: string): Promise<Built> {
+  const bin = path.join(root, "bin-node-npm");
+  fs.mkdirSync(bin);
+  const which = (name: string) =>
+    (process.env["PATH"] ?? "")
+      .split(path.delimiter)
+      .map((dir) => path.join(dir, name))
+      .find((file) => fs.existsSync(file)) ?? name;
+  fs.symlinkSync(process.execPath, path.join(bin, "node"));
+  fs.symlinkSync(which("npm"), path.join(bin, "npm"));
+  const tsNode = path.join(PROJECT_ROOT, "node_modules", "ts-node", "dist", "bin.js");
+  const args = [tsNode, "--transpile-only", path.join(PROJECT_ROOT, "scripts", "package.ts")];
+  const env = { HOME: process.env["HOME"] ?? root, PATH: bin };
+  const res = await ok(
+    process.execPath,
+    [...args, "--out", out, "--plugin-server", PLUGIN_SERVER],
+    PROJECT_ROOT,
+    env,
+  );
+  console.log(res.stdout);
+  const version = (
+    JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8")) as {
+      version: string;
+    }
+  ).version;
+  const goModule = SDK_NAMES.goModule;
+  return {
+    version,
+    dir: out,
+    pluginArchives: Object.fromEntries(
+      PLUGIN_PLATFORMS.map((p) => [p, path.join(out, pluginArchiveName(version, p))]),
+    ),
+    pythonWheel: path.join(out, `pulumi_discord_commands-${version}-py3-none-any.whl`),
+    pythonSdist: path.join(out, `pulumi_discord_commands-${version}.tar.gz`),
+    nodeTarball: path.join(out, `pulumi-discord-commands-sdk-${version}.tgz`),
+    npmTarball: path.join(out, `pulumi-discord-commands-${version}.tgz`),
+    goModule,
+    goVersion: `v${version}`,
+    goZip: path.join(out, "go", goModule, "@v", `v${version}.zip`),
+  };
+}
+
 beforeAll(async () => {
   const tc = requireToolchain();
   // os.tmpdir(), not the repository's .work/: nothing above a program or the installed
@@ -107,7 +166,7 @@ beforeAll(async () => {
   home = path.join(root, "pulumi-home");
   fs.mkdirSync(home);
   setAutomaticLogs(home, false);
-  artifacts = buildArtifacts(path.join(root, "dist-packages"), { pluginServer: PLUGIN_SERVER });
+  artifacts = await packageWithoutPythonOrPulumi(path.join(root, "dist-packages"));
   emu = await startEmulator({ port: 0, rateLimits: false });
   // As a user installs it, into this test's PULUMI_HOME (never the user's).
   const archive = artifacts.pluginArchives["linux-amd64"] ?? "";
@@ -175,10 +234,7 @@ test("every artifact names the release's plugin server as the download URL, and 
     npm: await archiveTexts(artifacts.npmTarball),
     plugin: await archiveTexts(artifacts.pluginArchives["linux-amd64"] ?? ""),
   };
-  const goZip = artifacts.goFiles.find(([name]) => name.endsWith(".zip"))?.[1];
-  const goDir = fs.mkdtempSync(path.join(root, "go-zip-"));
-  fs.writeFileSync(path.join(goDir, "module.zip"), goZip ?? Buffer.alloc(0));
-  const go = await archiveTexts(path.join(goDir, "module.zip"));
+  const go = await archiveTexts(artifacts.goZip);
   const server = (json: string | undefined) =>
     (JSON.parse(json ?? "{}") as { server?: string }).server;
   const one = (texts: Map<string, string>, suffix: string) =>
