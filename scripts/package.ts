@@ -154,7 +154,18 @@ export function buildArtifacts(out: string = ARTIFACTS_DIR, settings: PackageSet
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(out, { recursive: true });
   const pluginArchives = timed("plugin archive", () =>
-    packPlugin(out, version, (stage) => replaceInTree(stage, PLUGIN_DOWNLOAD_URL, pluginServer)),
+    packPlugin(out, version, (entries) =>
+      entries.map((e) =>
+        e.content.includes(PLUGIN_DOWNLOAD_URL)
+          ? {
+              ...e,
+              content: Buffer.from(
+                e.content.toString("utf8").split(PLUGIN_DOWNLOAD_URL).join(pluginServer),
+              ),
+            }
+          : e,
+      ),
+    ),
   );
   const python = timed("Python wheel and sdist", () =>
     withStage(stagedSdk("python", pluginServer), (sdk) =>

@@ -9,11 +9,10 @@
  * `.exe` then `.cmd`: sdk/go/common/workspace/plugins.go, getCandidateExtensions, 3.259).
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { PACKAGE_NAME } from "../provider/package/schema";
-import { tarGz, treeEntries } from "./archives";
-import { copyTree } from "./packageUtil";
+import type { ArchiveEntry } from "./archives";
+import { tarGz } from "./archives";
 import { PROJECT_ROOT, SetupError } from "./toolchain";
 
 /** Every platform the engine may ask for (`<os>-<arch>`, as it names them). */
@@ -108,10 +107,37 @@ function pluginPackageJson(version: string): { json: string; roots: string[] } {
 }
 
 /**
+ * The files under `dir` as entries named `prefix` + their path, following links (the
+ * archive holds none: extractors of the engine before 3.259, and of language hosts built
+ * on them, refuse links, "unexpected plugin file type"), without what `skip` refuses.
+ */
+function filesOf(dir: string, prefix: string, skip: (rel: string) => boolean): ArchiveEntry[] {
+  const entries: ArchiveEntry[] = [];
+  const walk = (rel: string): void => {
+    for (const name of fs.readdirSync(path.join(dir, rel))) {
+      const child = rel === "" ? name : `${rel}/${name}`;
+      if (skip(child)) continue;
+      const full = path.join(dir, child);
+      const stat = fs.statSync(full);
+      if (stat.isDirectory()) walk(child);
+      else {
+        const executable = (stat.mode & 0o111) !== 0;
+        entries.push({ name: `${prefix}${child}`, content: fs.readFileSync(full), executable });
+      }
+    }
+  };
+  walk("");
+  return entries;
+}
+
+/**
  * The plugin folder as the engine runs it once installed, a Node.js package of its own:
  * the launchers (which the engine starts directly), the built JavaScript (dist/, plugin/),
  * and the production modules in node_modules, `@pulumi/pulumi` included (a peer dependency
- * of the npm package, which the provider loads).
+ * of the npm package, which the provider loads), each at the place it has in this
+ * project's tree, so nested versions resolve; without type declarations, source maps
+ * (half the files, which nothing loads) and npm's bin links (the plugin runs no module's
+ * command).
  *
  * No PulumiPlugin.yaml at its root: with one, installing the plugin runs the language
  * host's `npm install` in its folder (InstallPluginContent, pkg/workspace/plugin.go,
@@ -119,62 +145,58 @@ function pluginPackageJson(version: string): { json: string; roots: string[] } {
  * prefers an executable named for the plugin). Its package.json lists the modules at the
  * versions shipped, which the entry checks at every start (plugin/installCheck.js).
  */
-function stagePlugin(stage: string, version: string): void {
+function pluginEntries(version: string): ArchiveEntry[] {
   const { json, roots } = pluginPackageJson(version);
-  fs.writeFileSync(path.join(stage, "package.json"), json);
-  // The built JavaScript only: declarations and source maps are of no use to the engine.
-  copyTree(path.join(PROJECT_ROOT, "dist"), path.join(stage, "dist"), (rel) =>
-    /\.d\.ts$|\.map$|^\.tsbuildinfo$/.test(rel),
+  const text = (name: string, content: string, executable = false): ArchiveEntry => ({
+    name,
+    content: Buffer.from(content),
+    executable,
+  });
+  const launcher = fs.readFileSync(
+    path.join(PROJECT_ROOT, "plugin", `pulumi-resource-${PACKAGE_NAME}`),
   );
-  fs.mkdirSync(path.join(stage, "plugin"));
-  for (const file of ["PulumiPlugin.yaml", "index.js", "installCheck.js", "schema.json"]) {
-    fs.copyFileSync(path.join(PROJECT_ROOT, "plugin", file), path.join(stage, "plugin", file));
-  }
-  // Each module at the place it has in this project's tree, so nested versions resolve;
-  // without type declarations and source maps (half the files, which nothing loads).
+  const entries: ArchiveEntry[] = [
+    text("package.json", json),
+    text(
+      "index.js",
+      '"use strict";\n// The plugin\'s entry (package.json main), as in the npm package.\nrequire("./plugin/index.js");\n',
+    ),
+    { name: `pulumi-resource-${PACKAGE_NAME}`, content: launcher, executable: true },
+    text(`pulumi-resource-${PACKAGE_NAME}.cmd`, WINDOWS_LAUNCHER),
+    ...["PulumiPlugin.yaml", "index.js", "installCheck.js", "schema.json"].map((file) => ({
+      name: `plugin/${file}`,
+      content: fs.readFileSync(path.join(PROJECT_ROOT, "plugin", file)),
+    })),
+    ...filesOf(path.join(PROJECT_ROOT, "dist"), "dist/", (rel) =>
+      /\.d\.ts$|\.map$|^\.tsbuildinfo$/.test(rel),
+    ),
+  ];
   for (const rel of productionClosure(roots)) {
-    copyTree(path.join(PROJECT_ROOT, rel), path.join(stage, rel), (r) =>
-      /(^|\/)node_modules$|\.d\.[mc]?ts$|\.map$/.test(r),
+    const prefix = `${rel.split(path.sep).join("/")}/`;
+    entries.push(
+      ...filesOf(path.join(PROJECT_ROOT, rel), prefix, (r) =>
+        /(^|\/)node_modules$|\.d\.[mc]?ts$|\.map$/.test(r),
+      ),
     );
   }
-  fs.writeFileSync(
-    path.join(stage, "index.js"),
-    '"use strict";\n// The plugin\'s entry (package.json main), as in the npm package.\nrequire("./plugin/index.js");\n',
-  );
-  const exe = path.join(stage, `pulumi-resource-${PACKAGE_NAME}`);
-  fs.copyFileSync(path.join(PROJECT_ROOT, "plugin", `pulumi-resource-${PACKAGE_NAME}`), exe);
-  fs.chmodSync(exe, 0o755);
-  fs.writeFileSync(`${exe}.cmd`, WINDOWS_LAUNCHER);
+  return entries;
 }
 
 /**
  * Writes the plugin archive under every platform's name into `out` (the same bytes, linked)
- * and returns each one's path. `prepare` edits the staged folder before it is archived.
+ * and returns each one's path. `prepare` edits the entries before they are archived.
  */
 export function packPlugin(
   out: string,
   version: string,
-  prepare: (stage: string) => void = () => {},
+  prepare: (entries: ArchiveEntry[]) => ArchiveEntry[] = (entries) => entries,
 ): Record<string, string> {
-  const stage = fs.mkdtempSync(path.join(os.tmpdir(), "package-plugin-"));
-  try {
-    stagePlugin(stage, version);
-    prepare(stage);
-    const archives = Object.fromEntries(
-      PLUGIN_PLATFORMS.map((p) => [p, path.join(out, pluginArchiveName(version, p))]),
-    );
-    const [first, ...others] = Object.values(archives);
-    if (first === undefined) throw new Error("no plugin platforms");
-    // No symbolic links (npm's bin links serve nothing: the plugin runs no module's
-    // command): extractors of the engine before 3.259, and of language hosts built on
-    // them, refuse links ("unexpected plugin file type").
-    const entries = treeEntries(stage).filter((e) => !/(^|\/)node_modules\/\.bin\//.test(e.name));
-    const link = entries.find((e) => e.linkTarget !== undefined);
-    if (link) throw new SetupError(`the plugin folder holds a symbolic link: ${link.name}`);
-    fs.writeFileSync(first, tarGz(entries));
-    for (const other of others) fs.linkSync(first, other);
-    return archives;
-  } finally {
-    fs.rmSync(stage, { recursive: true, force: true });
-  }
+  const archives = Object.fromEntries(
+    PLUGIN_PLATFORMS.map((p) => [p, path.join(out, pluginArchiveName(version, p))]),
+  );
+  const [first, ...others] = Object.values(archives);
+  if (first === undefined) throw new Error("no plugin platforms");
+  fs.writeFileSync(first, tarGz(prepare(pluginEntries(version))));
+  for (const other of others) fs.linkSync(first, other);
+  return archives;
 }

@@ -274,6 +274,30 @@ test("the sdist builds the wheel's package (pip, setup's venv's build backend, n
   );
 });
 
+test("the plugin archive: a launcher for each platform, no install step, no symbolic links", async () => {
+  const archive = artifacts.pluginArchives["linux-amd64"] ?? "";
+  for (const other of Object.values(artifacts.pluginArchives)) {
+    expect(fs.readFileSync(other).equals(fs.readFileSync(archive))).toBe(true);
+  }
+  const listing = (await ok("tar", ["-tvzf", archive], root, process.env)).stdout.split("\n");
+  const entry = (name: string) => listing.find((line) => line.endsWith(` ${name}`));
+  // Linux and macOS: a Node.js script the engine executes; Windows: `.cmd` (the engine
+  // looks for `<name>.exe`, then `<name>.cmd`), which runs the same entry on Node.js.
+  expect(entry("pulumi-resource-discord-commands")).toMatch(/^-rwxr-xr-x /);
+  const texts = await archiveTexts(archive);
+  expect(texts.get("pulumi-resource-discord-commands")).toMatch(/^#!\/usr\/bin\/env node\n/);
+  expect(texts.get("pulumi-resource-discord-commands.cmd")).toContain(
+    'node "%~dp0plugin\\index.js" %*',
+  );
+  // No PulumiPlugin.yaml at the root (installing would run npm install) and no links
+  // (engines before 3.259 refuse them).
+  expect(entry("PulumiPlugin.yaml")).toBeUndefined();
+  expect(listing.filter((line) => line.startsWith("l"))).toEqual([]);
+  expect(JSON.parse(texts.get("package.json") ?? "{}")).toMatchObject({
+    version: artifacts.version,
+  });
+});
+
 test("the plugin archive installs into PULUMI_HOME; YAML deploys on it with no packages: path", async () => {
   const prog = await program("artifact-yaml", {
     "Pulumi.yaml": [
