@@ -255,12 +255,16 @@ function hasIdentity(top: string): boolean {
   }
 }
 
-/** The work tree holding both folders (each created if missing), or a clear error. */
+/** The work tree holding both folders, or a clear error. */
 function siteTree(folders: readonly string[]): string {
   const tops = folders.map((dir) => {
-    fs.mkdirSync(dir, { recursive: true });
+    // The folder may not exist before the first release: ask from its nearest parent.
+    let existing = dir;
+    while (!fs.existsSync(existing) && path.dirname(existing) !== existing) {
+      existing = path.dirname(existing);
+    }
     try {
-      return git(dir, ["rev-parse", "--show-toplevel"]);
+      return git(existing, ["rev-parse", "--show-toplevel"]);
     } catch {
       throw new ReleaseError(`--push: ${dir} is not in a git checkout`);
     }
