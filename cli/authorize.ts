@@ -23,6 +23,8 @@ import * as http from "node:http";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { request } from "undici";
+import { parse as parseYaml } from "yaml";
+import { isRecord } from "../provider/schema";
 import { normalizeApiUrl } from "../provider/client/config";
 import type { ConfigNamespace } from "../provider/resources/settings";
 import { CONFIG_NAMESPACES } from "../provider/resources/settings";
@@ -189,37 +191,29 @@ function projectFile(cwd: string): string | undefined {
   }
 }
 
-/** A YAML scalar without its quotes and trailing comment. */
-function scalar(text: string): string {
-  return text
-    .replace(/\s+#.*$/, "")
-    .trim()
-    .replace(/^(["'])(.*)\1$/, "$2");
-}
-
-/** The project's runtime and whether its `packages:` block names the plugin. */
+/**
+ * The project's runtime (`runtime: nodejs`, or `runtime: {name: nodejs, options: ...}` in
+ * any YAML form) and whether its `packages:` block names the plugin. A file that is not
+ * YAML says neither (the CLI reports it when it runs the project).
+ */
 export function projectDoor(project: string): {
   runtime: string | undefined;
   pluginPackage: boolean;
 } {
-  let runtime: string | undefined;
-  let pluginPackage = false;
-  let block: string | undefined;
-  for (const line of project.split(/\r?\n/)) {
-    if (/^\s*(#.*)?$/.test(line)) continue;
-    const top = /^([\w-]+):(.*)$/.exec(line);
-    if (top !== null) {
-      block = top[1];
-      const value = scalar(top[2] ?? "");
-      if (block === "runtime" && value !== "") runtime = value;
-      continue;
-    }
-    const child = /^\s+(["']?)([\w.-]+)\1:(.*)$/.exec(line);
-    if (child === null) continue;
-    if (block === "runtime" && child[2] === "name") runtime = scalar(child[3] ?? "");
-    if (block === "packages" && child[2] === CONFIG_NAMESPACES.plugin) pluginPackage = true;
+  let doc: unknown;
+  try {
+    doc = parseYaml(project);
+  } catch {
+    return { runtime: undefined, pluginPackage: false };
   }
-  return { runtime, pluginPackage };
+  if (!isRecord(doc)) return { runtime: undefined, pluginPackage: false };
+  const declared = doc["runtime"];
+  const name = isRecord(declared) ? declared["name"] : declared;
+  const packages = doc["packages"];
+  return {
+    runtime: typeof name === "string" ? name : undefined,
+    pluginPackage: isRecord(packages) && CONFIG_NAMESPACES.plugin in packages,
+  };
 }
 
 /**

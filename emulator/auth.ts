@@ -60,7 +60,7 @@ export function authenticate(header: string | undefined, store: Store): Principa
     const app = store.applicationByBotToken(token);
     return app ? { kind: "bot", applicationId: app.id } : undefined;
   }
-  const issued = store.issuedToken(token);
+  const issued = store.grants.issuedToken(token);
   if (issued?.userId !== undefined) {
     // A user's access token from the authorization-code flow: bound to its application.
     const user = store.user(issued.userId);

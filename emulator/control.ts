@@ -1,11 +1,12 @@
 /**
  * The control API: test and demo hooks that the real service does not have. The same
  * operations are available in code (`emu.control.*`) and over HTTP under `/__emulator/`
- * (no service token; on by default only when listening on a loopback host):
+ * (no service token; on by default only when listening on a loopback host; a request that
+ * changes state must be `application/json` from no other site, requestGuard.ts):
  *
  * | Method and path                                           | Does                                   |
  * |-----------------------------------------------------------|----------------------------------------|
- * | GET    /__emulator/info                                   | url, ids and credentials               |
+ * | GET    /__emulator/info                                   | url, ids, keys; credentials (loopback) |
  * | GET    /__emulator/state                                  | every command and permissions object   |
  * | POST   /__emulator/reset                                  | state, log, interactions, faults, limits|
  * | GET    /__emulator/log, DELETE /__emulator/log            | request log (and counters) / reset     |
@@ -78,7 +79,8 @@ export class EmulatorControl {
     readonly faults: FaultInjector,
     private readonly limits: RateLimitSwitch,
     private readonly config: ResolvedConfig,
-    private readonly info: () => Record<string, unknown>,
+    /** The url, ids and keys; the credentials too when `withCredentials`. */
+    private readonly info: (withCredentials: boolean) => Record<string, unknown>,
     /** The interactions delivered (the page's list), emptied with the rest by `reset`. */
     private readonly delivered: { reset(): void },
   ) {}
@@ -249,8 +251,16 @@ export class EmulatorControl {
 
   // ---- HTTP ----------------------------------------------------------------------------
 
-  /** Serves `/__emulator/...` (path without the prefix). */
-  handleHttp(method: string, path: string, body: unknown): { status: number; body?: unknown } {
+  /**
+   * Serves `/__emulator/...` (path without the prefix). `caller.loopback`: the request came
+   * over loopback naming a loopback host, so `info` may carry the credentials.
+   */
+  handleHttp(
+    method: string,
+    path: string,
+    body: unknown,
+    caller: { readonly loopback: boolean },
+  ): { status: number; body?: unknown } {
     let seg: string[];
     try {
       seg = path
@@ -264,7 +274,7 @@ export class EmulatorControl {
     const ok = (b?: unknown) => (b === undefined ? { status: 204 } : { status: 200, body: b });
     switch (route) {
       case "GET /info":
-        return ok(this.info());
+        return ok(this.info(caller.loopback));
       case "GET /state":
         return ok(this.state());
       case "POST /reset":

@@ -1,6 +1,7 @@
 /**
- * One request from arrival to answer: URL, body, then the control API (`/__emulator/`,
- * when enabled) or the service API pipeline; then the access log, the invalid-request
+ * One request from arrival to answer (past the Host check of requestGuard.ts): URL, body,
+ * then the control API (`/__emulator/`, when enabled; a state change must pass the guard's
+ * cross-site check) or the service API pipeline; then the access log, the invalid-request
  * count and the response. Nothing a client sends can crash the process: every failure
  * becomes a response in the service's error shape.
  */
@@ -15,6 +16,7 @@ import type { ApiPipeline } from "./pipeline";
 import type { ResponseRecord } from "./options";
 import type { BodyRead } from "./requestBody";
 import { parseControlBody, readBody } from "./requestBody";
+import { controlWriteRefusal, loopbackCaller } from "./requestGuard";
 import { errorOutcome, send } from "./response";
 import type { Outcome } from "./response";
 import { ServiceErrorCode } from "./schema";
@@ -85,22 +87,7 @@ export class RequestDispatcher {
       send(res, 200, method === "HEAD" ? undefined : { status: "ok" }, {});
       return;
     }
-    const { control } = this.parts;
-    if (
-      control &&
-      (url.pathname === CONTROL_PREFIX || url.pathname.startsWith(`${CONTROL_PREFIX}/`))
-    ) {
-      await serveControl(
-        control,
-        this.parts.asyncControl,
-        res,
-        method,
-        url.pathname.slice(CONTROL_PREFIX.length),
-        body,
-        url.searchParams,
-      );
-      return;
-    }
+    if (await this.servedControl(req, res, method, url, body)) return;
 
     const address = req.socket.remoteAddress ?? "unknown";
     let route: RouteName | null = null;
@@ -120,24 +107,7 @@ export class RequestDispatcher {
       if (!(err instanceof ApiError)) this.parts.onInternalError?.(err);
       outcome = errorOutcome(err);
     }
-    const warning = outcome.headers[WARNING_HEADER];
-    const bucket = outcome.headers["X-RateLimit-Bucket"];
-    const remaining = outcome.headers["X-RateLimit-Remaining"];
-    const entry: RequestLogEntry = {
-      method,
-      route,
-      path: url.pathname.slice(0, 512),
-      status: outcome.status,
-      time,
-      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-      ...(outcome.fault === undefined ? {} : { fault: outcome.fault }),
-      ...(warning === undefined ? {} : { warning }),
-      ...(bucket === undefined ? {} : { bucket }),
-      ...(remaining === undefined ? {} : { remaining: Number(remaining) }),
-      ...(outcome.status >= 400 && outcome.body !== undefined
-        ? { error: JSON.stringify(outcome.body).slice(0, 2000) }
-        : {}),
-    };
+    const entry = logEntry(method, route, url, outcome, time, started);
     this.parts.log.record(entry);
     this.parts.onRequest?.(entry);
     if (INVALID_STATUSES.has(outcome.status)) this.parts.limits.limiter?.recordInvalid(address);
@@ -155,6 +125,74 @@ export class RequestDispatcher {
     });
     send(res, outcome.status, outcome.body, outcome.headers);
   }
+
+  /** The control API's share of the requests: false when the request is not for it. */
+  private async servedControl(
+    req: IncomingMessage,
+    res: ServerResponse,
+    method: string,
+    url: URL,
+    body: BodyRead,
+  ): Promise<boolean> {
+    const { control } = this.parts;
+    if (!control) return false;
+    if (url.pathname !== CONTROL_PREFIX && !url.pathname.startsWith(`${CONTROL_PREFIX}/`)) {
+      return false;
+    }
+    const refused = controlWriteRefusal(method, req.headers);
+    if (refused) {
+      send(res, refused.status, { code: ServiceErrorCode.GENERAL, message: refused.message }, {});
+      return true;
+    }
+    await serveControl(control, this.parts.asyncControl, res, {
+      method,
+      sub: url.pathname.slice(CONTROL_PREFIX.length),
+      read: body,
+      query: url.searchParams,
+      loopback: loopbackCaller(req.socket.remoteAddress, req.headers.host),
+    });
+    return true;
+  }
+}
+
+/** The request log's line for one served request. */
+function logEntry(
+  method: string,
+  route: RouteName | null,
+  url: URL,
+  outcome: Outcome,
+  time: string,
+  started: number,
+): RequestLogEntry {
+  const warning = outcome.headers[WARNING_HEADER];
+  const bucket = outcome.headers["X-RateLimit-Bucket"];
+  const remaining = outcome.headers["X-RateLimit-Remaining"];
+  return {
+    method,
+    route,
+    path: url.pathname.slice(0, 512),
+    status: outcome.status,
+    time,
+    durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+    ...(outcome.fault === undefined ? {} : { fault: outcome.fault }),
+    ...(warning === undefined ? {} : { warning }),
+    ...(bucket === undefined ? {} : { bucket }),
+    ...(remaining === undefined ? {} : { remaining: Number(remaining) }),
+    ...(outcome.status >= 400 && outcome.body !== undefined
+      ? { error: JSON.stringify(outcome.body).slice(0, 2000) }
+      : {}),
+  };
+}
+
+/** A control API request as the dispatcher read it. */
+interface ControlRequest {
+  readonly method: string;
+  /** The path after `/__emulator`. */
+  readonly sub: string;
+  readonly read: BodyRead;
+  readonly query: URLSearchParams;
+  /** Connected over loopback and naming a loopback host: may see the credentials. */
+  readonly loopback: boolean;
 }
 
 /** A control API request: not logged, not rate limited, errors as `{code: 0, message}`. */
@@ -162,15 +200,14 @@ async function serveControl(
   control: EmulatorControl,
   asyncControl: DispatchParts["asyncControl"],
   res: ServerResponse,
-  method: string,
-  sub: string,
-  read: BodyRead,
-  query: URLSearchParams,
+  request: ControlRequest,
 ): Promise<void> {
+  const { method, sub, query } = request;
   try {
-    const body = parseControlBody(read);
+    const body = parseControlBody(request.read);
     const r =
-      (await asyncControl?.(method, sub, body, query)) ?? control.handleHttp(method, sub, body);
+      (await asyncControl?.(method, sub, body, query)) ??
+      control.handleHttp(method, sub, body, { loopback: request.loopback });
     send(res, r.status, r.body, {});
   } catch (err) {
     const status = err instanceof ControlError ? err.status : 500;

@@ -10,13 +10,8 @@ export type { Counters, RequestLog, RequestLogEntry } from "./log";
 export type { StoredCommand, StoredPermissions } from "./store";
 export { ApiError } from "./errors";
 export { InteractionService } from "./interactions/service";
-export type {
-  AppResponse,
-  ApplicationInteractions,
-  CanUseResult,
-  InteractionOutcome,
-  InteractionResult,
-} from "./interactions/service";
+export type { ApplicationInteractions, CanUseResult } from "./interactions/service";
+export type { AppResponse, InteractionOutcome, InteractionResult } from "./interactions/outcome";
 export type { AutocompleteRequest, CanUseRequest, InvokeRequest } from "./interactions/requests";
 export type { EmulatorEvent } from "./interactions/events";
 export { verifySignature } from "./interactions/signing";

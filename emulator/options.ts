@@ -6,6 +6,7 @@ import fs from "node:fs";
 import type { EmulatorConfigInput, RateLimitConfig, ResolvedConfig } from "./config";
 import { RateLimitConfig as RateLimitSchema, resolveConfig } from "./config";
 import type { RequestLogEntry } from "./log";
+import { loopbackListenHost } from "./requestGuard";
 
 /** One answer of the service API (not the control API), for `onResponse`. */
 export interface ResponseRecord {
@@ -87,7 +88,7 @@ export function controlEnabled(
   config: ResolvedConfig,
   host: string,
 ): boolean {
-  return options.control ?? config.control ?? isLoopback(host);
+  return options.control ?? config.control ?? loopbackListenHost(host);
 }
 
 /** The page shows every command and the request log: loopback hosts only by default, too. */
@@ -96,9 +97,5 @@ export function pageEnabled(
   config: ResolvedConfig,
   host: string,
 ): boolean {
-  return options.page ?? config.page ?? isLoopback(host);
-}
-
-export function isLoopback(host: string): boolean {
-  return host === "localhost" || host === "::1" || host.startsWith("127.");
+  return options.page ?? config.page ?? loopbackListenHost(host);
 }

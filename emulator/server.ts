@@ -1,7 +1,7 @@
 /**
  * The emulator's HTTP server (node:http, no framework): `startEmulator()` builds the
  * parts (configuration, store, rate limits, faults, log, control), puts the request
- * pipeline on a server and listens. A request's way through is in dispatch.ts and
+ * pipeline on a server behind the Host check (requestGuard.ts) and listens. A request's way through is in dispatch.ts and
  * pipeline.ts; writes are all-or-nothing store transactions.
  */
 import http from "node:http";
@@ -26,7 +26,6 @@ import { RequestLog } from "./log";
 import type { EmulatorOptions } from "./options";
 import {
   controlEnabled as isControlEnabled,
-  isLoopback,
   loadConfig,
   pageEnabled,
   startRateLimits,
@@ -34,7 +33,9 @@ import {
 import { PageRouter } from "./page/router";
 import { ApiPipeline } from "./pipeline";
 import { RateLimitEnforcer } from "./ratelimit";
-import { sendMalformed } from "./response";
+import { hostRefusal, loopbackListenHost } from "./requestGuard";
+import { send, sendMalformed } from "./response";
+import { ServiceErrorCode } from "./schema";
 import { Store } from "./store";
 
 export interface RunningEmulator {
@@ -86,6 +87,11 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
+/** What `GET /__emulator/info` says instead of the credentials to a caller not on loopback. */
+const CREDENTIALS_WITHHELD =
+  "withheld: the bot token, client secret and Bearer token go to loopback callers only " +
+  "(connected over loopback, naming a loopback host such as 127.0.0.1 or localhost)";
+
 /** The first configured application, guild and user: what a caller needs out of the box. */
 function firstCredentials(config: ResolvedConfig) {
   const app = config.applications[0];
@@ -125,7 +131,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const faults = new FaultInjector();
   const controlEnabled = isControlEnabled(options, config, host);
   // The control API's `info` names the URL, known only once the server listens.
-  let info: Record<string, unknown> = {};
+  let info: (withCredentials: boolean) => Record<string, unknown> = () => ({});
   const interactions = new InteractionService(store, log);
   const control = new EmulatorControl(
     store,
@@ -133,7 +139,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     faults,
     limits,
     config,
-    () => info,
+    (withCredentials) => info(withCredentials),
     interactions.history,
   );
   const onInternalError = options.onInternalError;
@@ -162,10 +168,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     log,
     interactions,
     enabled: pageEnabled(options, config, host),
-    loopbackOnly: isLoopback(host),
   });
+  const loopbackOnly = loopbackListenHost(host);
   const server = http.createServer((req, res) => {
-    if (!pages.serve(req, res)) dispatcher.listener(req, res);
+    const refused = hostRefusal(req.headers, loopbackOnly, req.socket.localPort ?? 0);
+    if (refused) {
+      req.resume();
+      send(res, refused.status, { code: ServiceErrorCode.GENERAL, message: refused.message }, {});
+    } else if (!pages.serve(req, res)) dispatcher.listener(req, res);
   });
   server.on("clientError", (_err, socket) => sendMalformed(socket));
   const port = await listen(server, options.port ?? 0, host);
@@ -176,16 +186,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const publicKey = credentials.applicationId
     ? interactions.publicKey(credentials.applicationId)
     : "";
-  info = {
+  const { botToken, clientSecret, ...ids } = credentials;
+  info = (withCredentials) => ({
     url,
     apiUrl,
-    ...credentials,
-    bearerToken: userBearerToken,
+    ...ids,
+    ...(withCredentials
+      ? { botToken, clientSecret, bearerToken: userBearerToken }
+      : { credentials: CREDENTIALS_WITHHELD }),
     publicKey,
-    get applications() {
-      return interactions.applications();
-    },
-  };
+    applications: interactions.applications(),
+  });
 
   let closed: Promise<void> | undefined;
   return {

@@ -23,7 +23,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { TESTED_RANGE } from "../provider/testedRange";
-import { PROJECT_ROOT, PYTHON_VENV, SetupError, toolchainDir } from "./toolchain";
+import { PYTHON_VENV } from "./pythonVenv";
+import { PROJECT_ROOT, SetupError, toolchainDir } from "./setupCommon";
 
 interface Versions {
   cli: string;

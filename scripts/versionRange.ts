@@ -13,24 +13,21 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { TESTED_RANGE } from "../provider/testedRange";
-import type { Toolchain } from "./toolchain";
+import { findGo, goBuild, goModVersion, sdkModuleDir } from "./goModules";
+import { findPython } from "./pythonVenv";
 import {
   cacheBinDir,
   cacheRoot,
-  cliVersion,
   elapsed,
-  findGo,
-  findPython,
-  goBuild,
-  goModVersion,
   installFile,
   PROJECT_ROOT,
   run,
-  sdkModuleDir,
   SetupError,
   toolchainDir,
   withLock,
-} from "./toolchain";
+} from "./setupCommon";
+import type { Toolchain } from "./toolchain";
+import { cliVersion } from "./toolchain";
 
 export const RANGE_ENDS = ["oldest", "newest"] as const;
 export type RangeEnd = (typeof RANGE_ENDS)[number];

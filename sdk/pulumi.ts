@@ -8,7 +8,7 @@
  */
 export { Output, output, all, unsecret } from "@pulumi/pulumi/output";
 export type { Input, Inputs } from "@pulumi/pulumi/output";
-export { CustomResource, ComponentResource, Resource } from "@pulumi/pulumi/resource";
+export { CustomResource, ComponentResource, Resource, createUrn } from "@pulumi/pulumi/resource";
 export type { CustomResourceOptions, ComponentResourceOptions } from "@pulumi/pulumi/resource";
 export { RunError } from "@pulumi/pulumi/errors";
 export { Config } from "@pulumi/pulumi/config";

@@ -148,21 +148,21 @@ function isKnownOf(o: pulumi.Output<unknown>): Promise<boolean> {
 
 /**
  * Holds a command resource's registration for its turn: the result resolves to
- * `resource` (the resource's name, its hidden input `__claimant`) once every resource
+ * `claimant` (the resource's URN, its hidden input `__claimant`) once every resource
  * registered so far has its scope and command known, in the order `release` gives. Never
  * rejects: a rejected resource input makes the Node.js runtime (3.259) hang instead of
  * failing the preview (verified: `preview` printed nothing and never returned). Not a
- * secret, whatever its inputs are: it carries only the resource's name.
+ * secret, whatever its inputs are: it carries only the resource's URN.
  * `DISCORD_COMMANDS_PUBLIC_PATHS=ordering` holds nothing (provider/publicPaths.ts).
  */
 export function inTurn(
-  resource: string,
+  claimant: string | Promise<string>,
   applicationId: pulumi.Input<string | undefined>,
   guildId: pulumi.Input<string | undefined> | undefined,
   command: pulumi.Input<unknown>,
 ): pulumi.Output<string> {
   // Pulumi's public path: every registration goes when its inputs resolve.
-  if (publicPath("ordering")) return pulumi.output(resource);
+  if (publicPath("ordering")) return pulumi.output(claimant);
   const { seq, settle } = register();
   const values = pulumi.all([applicationId, guildId, command]);
   // Unknown (preview) or failed values: this resource will never settle by its values, so
@@ -177,7 +177,7 @@ export function inTurn(
       const settledAll = everyOneSettled(seq, `${app ?? ""}/${guild ?? "global"}`);
       settle();
       await settledAll;
-      return resource;
+      return claimant;
     }),
   );
 }

@@ -65,6 +65,36 @@ export interface GuildCommandPermissionsArgs {
 const DEFAULT_APPLICATION_ID = (): string | undefined =>
   new pulumi.Config("discord").get("applicationId") ?? process.env["DISCORD_APPLICATION_ID"];
 
+/** An Output's value as a plain promise: it carries no dependency on the Output's resources. */
+function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
+  return new Promise((resolve) => {
+    output.apply((value) => {
+      resolve(value);
+      return value;
+    });
+  });
+}
+
+/**
+ * The URN the engine gives the resource (Pulumi's `createUrn`): what the provider's
+ * program-wide checks tell it from every other resource by, two of one name under
+ * different parents included; the dynamic-provider host's `check` is not told the URN.
+ * From the parent's URN as a plain promise: an input that carried the parent's Output
+ * would make the resource depend on its parent, and so, for a component, on every child
+ * of it, itself included. The SDK awaits the parent's URN before it registers the
+ * resource anyway, so this waits for nothing more; a parent that fails to register never
+ * gives one, and the engine fails the deployment then (verified: two components of one
+ * URN, each with a command, end the preview with "Duplicate resource URN").
+ */
+function claimantUrn(
+  type: string,
+  name: string,
+  parent: pulumi.Resource | undefined,
+): Promise<string> {
+  const parentUrn = parent === undefined ? Promise.resolve(undefined) : valueOf(parent.urn);
+  return parentUrn.then((urn) => valueOf(pulumi.createUrn(name, typeToken(type), urn)));
+}
+
 /** Deprecated fields reported by the program, with the resource that uses them. */
 function warnDeprecated(resource: pulumi.Resource, args: Record<string, unknown>): void {
   if (args["defaultPermission"] !== undefined) {
@@ -151,11 +181,11 @@ abstract class CommandResource extends PackageResource {
     const props: pulumi.Inputs = {
       ...args,
       applicationId,
-      // The name the program-wide checks give the resource, in the provider's `check`
+      // The URN the program-wide checks know the resource by, in the provider's `check`
       // (dynamicProviders.ts), which takes it out of the inputs; held for its turn
       // (registrationOrder.ts).
       [CLAIMANT_KEY]: inTurn(
-        name,
+        claimantUrn(type, name, opts?.parent),
         applicationId,
         guildId,
         pulumi.all([args["type"], args["name"]]),
@@ -299,7 +329,12 @@ export class ScopeCommands extends PackageResource {
         applicationId,
         // Present only when its set found problems: `check` reports them.
         __programProblems: problems,
-        [CLAIMANT_KEY]: inTurn(name, applicationId, args.guildId, args.commands),
+        [CLAIMANT_KEY]: inTurn(
+          claimantUrn("ScopeCommands", name, opts?.parent),
+          applicationId,
+          args.guildId,
+          args.commands,
+        ),
         __provider: serializedProvider("scopeCommands"),
         commandIds: undefined,
       },

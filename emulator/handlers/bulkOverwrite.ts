@@ -120,7 +120,7 @@ export function bulkOverwrite(ctx: RequestContext, guild: boolean): HandlerResul
       store.putCommand(created);
       return created;
     });
-    store.recordCreates(scopeKey(s), creates);
+    store.dailyCreates.record(scopeKey(s), creates);
     return {
       status: 200,
       body: result.map((c) => presentCommand(c)),

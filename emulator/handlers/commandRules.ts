@@ -61,7 +61,7 @@ export function countLimit(type: number, s: CommandScope): number {
 
 export function checkDailyCreates(ctx: RequestContext, s: CommandScope, adding: number): void {
   const { dailyCreateLimit: limit, dailyCreateLimitStatus: status } = ctx.store.config;
-  if (adding > 0 && ctx.store.createsToday(scopeKey(s)) + adding > limit) {
-    throw Errors.dailyCreates(limit, status, ctx.store.createsRoomInMs(scopeKey(s), adding));
+  if (adding > 0 && ctx.store.dailyCreates.today(scopeKey(s)) + adding > limit) {
+    throw Errors.dailyCreates(limit, status, ctx.store.dailyCreates.roomInMs(scopeKey(s), adding));
   }
 }

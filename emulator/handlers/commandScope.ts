@@ -10,7 +10,7 @@ import { errorTree } from "../rules/issues";
 import type { Issue } from "../rules/issues";
 import { validateCommandRequest } from "../rules/command";
 import type { Mode } from "../rules/command";
-import type { Application } from "../store";
+import type { Application } from "../world";
 import type { RequestContext } from "./context";
 import { applicationOf, guildOf, param, principalOf } from "./context";
 

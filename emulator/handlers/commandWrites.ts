@@ -50,7 +50,7 @@ export function createCommand(ctx: RequestContext, guild: boolean): HandlerResul
       version: store.ids.next(),
     };
     store.putCommand(created);
-    store.recordCreates(scopeKey(s), 1);
+    store.dailyCreates.record(scopeKey(s), 1);
     return { status: 201, body: presentCommand(created), headers };
   });
 }

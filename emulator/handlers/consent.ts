@@ -14,7 +14,8 @@ import { randomBytes } from "node:crypto";
 import { Scopes } from "../auth";
 import { documentOf, esc, newNonce } from "../page/html";
 import { PermissionFlags } from "../schema";
-import type { AuthorizationCode, Store } from "../store";
+import type { AuthorizationCode } from "../grants";
+import type { Store } from "../store";
 import type { HandlerResult } from "./context";
 
 /** Authorization codes expire 10 minutes after they are issued (RFC 6749 section 4.1.2). */
@@ -83,7 +84,7 @@ export function approve(store: Store, grant: AuthorizationGrant): HandlerResult 
     expiresAt: store.clock.now() + CODE_TTL_MS,
     used: false,
   };
-  store.transaction(() => store.putCode(code));
+  store.transaction(() => store.grants.putCode(code));
   return redirectTo(grant.redirectUri, { code: code.code }, grant.state);
 }
 

@@ -3,7 +3,8 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { RouteParams } from "../../provider/routes";
 import type { Principal } from "../auth";
 import { Errors } from "../errors";
-import type { Application, Store } from "../store";
+import type { Store } from "../store";
+import type { Application } from "../world";
 
 export interface RequestContext {
   readonly store: Store;

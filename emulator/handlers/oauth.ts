@@ -24,7 +24,7 @@
  */
 import { createHash } from "node:crypto";
 import { Scopes, USER_GRANTABLE_SCOPES } from "../auth";
-import type { Application } from "../store";
+import type { Application } from "../world";
 import { consent, newToken, redirectTo } from "./consent";
 import type { HandlerResult, RequestContext } from "./context";
 
@@ -234,7 +234,7 @@ function clientCredentials(
   const ttl = ctx.store.config.tokenTtlSeconds;
   const token = newToken();
   ctx.store.transaction(() =>
-    ctx.store.issueToken({
+    ctx.store.grants.issueToken({
       token,
       applicationId: app.id,
       scopes,
@@ -256,7 +256,7 @@ function authorizationCode(
   if (value === null || value === "") {
     return oauthError(400, "invalid_request", 'Missing "code" in request.');
   }
-  const code = ctx.store.code(value);
+  const code = ctx.store.grants.code(value);
   const invalidCode = oauthError(400, "invalid_grant", 'Invalid "code" in request.');
   if (!code || code.applicationId !== app.id || code.expiresAt <= ctx.store.clock.now()) {
     return invalidCode;
@@ -264,11 +264,11 @@ function authorizationCode(
   if (code.used) {
     // A code presented twice may have been stolen: what it bought is revoked
     // (RFC 6749 section 4.1.2).
-    ctx.store.transaction(() => ctx.store.revokeGrant(code.grantId));
+    ctx.store.transaction(() => ctx.store.grants.revokeGrant(code.grantId));
     return invalidCode;
   }
   // Spent by this attempt, whatever its outcome: a guessed verifier gets one try.
-  ctx.store.transaction(() => ctx.store.putCode({ ...code, used: true }));
+  ctx.store.transaction(() => ctx.store.grants.putCode({ ...code, used: true }));
   // RFC 6749 section 4.1.3: required, and identical, only when the authorization
   // request carried one; without it the registered default was used and none is due.
   const presented = form.get("redirect_uri");
@@ -291,14 +291,14 @@ function refreshToken(ctx: RequestContext, app: Application, form: URLSearchPara
   if (value === null || value === "") {
     return oauthError(400, "invalid_request", 'Missing "refresh_token" in request.');
   }
-  const stored = ctx.store.refreshToken(value);
+  const stored = ctx.store.grants.refreshToken(value);
   const invalid = oauthError(400, "invalid_grant", 'Invalid "refresh_token" in request.');
   if (!stored || stored.applicationId !== app.id) return invalid;
   if (stored.spent === true) {
     // A rotated refresh token presented again: the legitimate client or an attacker holds
     // a copy, and the server cannot tell which, so the whole authorization is revoked
     // (RFC 9700 section 4.14.2; RFC 6749 section 10.4).
-    ctx.store.transaction(() => ctx.store.revokeGrant(stored.grantId));
+    ctx.store.transaction(() => ctx.store.grants.revokeGrant(stored.grantId));
     return invalid;
   }
   return issueUserTokens(ctx, stored, value);
@@ -320,7 +320,7 @@ function issueUserTokens(
   const rotate = spent === undefined || ctx.store.config.rotateRefreshTokens;
   const refresh = rotate ? newToken() : spent;
   ctx.store.transaction(() => {
-    ctx.store.issueToken({
+    ctx.store.grants.issueToken({
       token: accessToken,
       applicationId: grant.applicationId,
       scopes: grant.scopes,
@@ -329,8 +329,8 @@ function issueUserTokens(
       grantId: grant.grantId,
     });
     if (rotate) {
-      if (spent !== undefined) ctx.store.spendRefreshToken(spent);
-      ctx.store.putRefreshToken({
+      if (spent !== undefined) ctx.store.grants.spendRefreshToken(spent);
+      ctx.store.grants.putRefreshToken({
         token: refresh,
         grantId: grant.grantId,
         applicationId: grant.applicationId,
@@ -363,10 +363,10 @@ export function oauth2TokenRevoke(ctx: RequestContext): HandlerResult {
     return oauthError(400, "invalid_request", 'Missing "token" in request.');
   }
   // Either kind of token names its authorization; another application's is left alone.
-  const found = ctx.store.refreshToken(token) ?? ctx.store.issuedToken(token);
+  const found = ctx.store.grants.refreshToken(token) ?? ctx.store.grants.issuedToken(token);
   const grantId = found?.grantId;
   if (grantId !== undefined && found?.applicationId === client.app.id) {
-    ctx.store.transaction(() => ctx.store.revokeGrant(grantId));
+    ctx.store.transaction(() => ctx.store.grants.revokeGrant(grantId));
   }
   return { status: 200, body: {} };
 }
@@ -380,7 +380,7 @@ const EMBEDDED_FLAG = 1 << 17;
 export function oauth2CurrentAuthorization(ctx: RequestContext): HandlerResult {
   const header = ctx.headers["authorization"];
   const token = /^Bearer (\S+)$/i.exec(String(header ?? "").trim())?.[1];
-  const issued = token === undefined ? undefined : ctx.store.issuedToken(token);
+  const issued = token === undefined ? undefined : ctx.store.grants.issuedToken(token);
   if (!issued) return { status: 401, body: { message: "401: Unauthorized", code: 0 } };
   const app = ctx.store.application(issued.applicationId);
   const user = issued.userId === undefined ? undefined : ctx.store.user(issued.userId);

@@ -3,7 +3,7 @@
  * page: what a user did, the signed payload, and the handler's answer. Bounded, so a long
  * session of invocations does not grow without end.
  */
-import type { InteractionResult } from "./service";
+import type { InteractionResult } from "./outcome";
 
 export interface DeliveredInteraction {
   /** 1, 2, 3...: the order of the invocations. */

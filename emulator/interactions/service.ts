@@ -9,7 +9,8 @@
 import { ControlError } from "../control";
 import type { StoredCommand } from "../commandRecord";
 import type { RequestLog } from "../log";
-import type { Application, Store } from "../store";
+import type { Store } from "../store";
+import type { Application } from "../world";
 import { formatIssues } from "../config";
 import { CommandType, EntryPointHandler, InteractionContextType } from "../schema";
 import type { Access, Place } from "./access";
@@ -18,7 +19,8 @@ import { autocompleteCallbackProblems, commandCallbackProblems } from "./callbac
 import type { DeliveryResult } from "./delivery";
 import { InteractionHistory } from "./history";
 import { deliver, RESPONSE_DEADLINE_MS, verifyEndpoint } from "./delivery";
-import { buildInteraction, ClientCheckError, pingInteraction } from "./payload";
+import { ClientCheckError } from "./invocation";
+import { buildInteraction, pingInteraction } from "./payload";
 import type {
   AutocompleteRequest,
   CanUseRequest,
@@ -34,28 +36,10 @@ import {
 import type { SigningKey } from "./signing";
 import { signingKey } from "./signing";
 import type { z } from "zod";
+import type { AppResponse, InteractionResult } from "./outcome";
 
-export type InteractionOutcome = "delivered" | "denied" | "invalid" | "stale";
-
-/** The application's answer. */
-export interface AppResponse {
-  readonly status: number;
-  readonly body: unknown;
-  readonly durationMs: number;
-  /** A callback the service accepts, in time. */
-  readonly valid: boolean;
-  readonly problems: readonly string[];
-}
-
-export interface InteractionResult {
-  readonly outcome: InteractionOutcome;
-  readonly reason: string;
-  /** The payload sent (or that would have been sent); null when none was built. */
-  readonly interaction: Record<string, unknown> | null;
-  readonly response: AppResponse | null;
-  /** An entry point with DISCORD_LAUNCH_ACTIVITY: the service launched the Activity itself. */
-  readonly launched?: boolean;
-}
+// The emulator's server names the results by this module.
+export type { AppResponse, InteractionOutcome, InteractionResult } from "./outcome";
 
 export interface CanUseResult {
   readonly visible: boolean;

@@ -87,6 +87,7 @@ nav.scopes a[aria-current=page]{background:var(--accent);color:#fff;border-color
 a{color:var(--accent)}
 form.inline{display:flex;flex-wrap:wrap;gap:8px;align-items:end;margin:6px 0}
 label{display:flex;flex-direction:column;font-size:12px;color:var(--muted)}
+label.toggle{flex-direction:row;gap:4px}
 input,select,button{font:inherit;padding:3px 6px}
 button{cursor:pointer}
 .cmd{border-top:1px solid var(--line);padding:8px 0}

@@ -160,7 +160,7 @@ function logSection(parts: PageParts, q: PageQuery, query: URLSearchParams) {
   const liveUrl = `/__page/log.json?${new URLSearchParams({ logscope: q.logScope }).toString()}`;
   const live =
     page.page === 1
-      ? `<label style="flex-direction:row;gap:4px"><input type="checkbox" id="live" checked data-after="${page.sequence}" data-url="${esc(liveUrl)}" data-writes="${log.counters().writes}"> live</label>`
+      ? `<label class="toggle"><input type="checkbox" id="live" checked data-after="${page.sequence}" data-url="${esc(liveUrl)}" data-writes="${log.counters().writes}"> live</label>`
       : "";
   return `<section id="log"><h2>Requests</h2>
 <form class="inline" method="get" action="/#log">${hidden(query, ["app", "scope", "locale", "q", "mguild", "member", "channel"])}

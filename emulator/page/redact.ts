@@ -1,37 +1,55 @@
 /**
- * Every token redacted on the page: the configured secrets (bot tokens, client secrets,
- * signing keys, users' tokens) wherever they occur in a shown string, values under keys
- * that name a credential (an interaction's `token`, `access_token`...), and the token
- * segment of webhook and interaction callback paths.
+ * Every token redacted on the page: the secrets the emulator holds when the page renders
+ * (configured ones, and those learned at run time: rotated bot tokens, issued access and
+ * refresh tokens, authorization codes, interaction tokens) wherever they occur in a shown
+ * string, values under keys that name a credential (an interaction's `token`,
+ * `access_token`...), and the token segment of webhook and interaction callback paths.
+ * A Redactor is made for each rendering, so a token learned a moment ago is known.
  */
-import type { ResolvedConfig } from "../config";
-
 export const REDACTED = "[redacted]";
 
 const SECRET_KEY = /token|secret|authorization|password|private_?key|^code$/i;
 const TOKEN_IN_PATH = /\/(webhooks|interactions)\/(\d+)\/[^/?#]+/g;
 
-export class Redactor {
-  private readonly secrets: readonly string[];
+/** Shorter strings are not taken for secrets (they would blank out ordinary words). */
+const MIN_SECRET = 4;
 
-  constructor(config: ResolvedConfig) {
-    const found = new Set<string>();
-    for (const app of config.applications) {
-      found.add(app.botToken);
-      found.add(app.clientSecret);
-      if (app.interactionsPrivateKey !== undefined) found.add(app.interactionsPrivateKey);
+export class Redactor {
+  /** The secrets by their first MIN_SECRET characters, longest first. */
+  private readonly byPrefix = new Map<string, string[]>();
+
+  constructor(secrets: Iterable<string>) {
+    const longestFirst = [...new Set(secrets)]
+      .filter((s) => s.length >= MIN_SECRET)
+      .sort((a, b) => b.length - a.length);
+    for (const secret of longestFirst) {
+      const prefix = secret.slice(0, MIN_SECRET);
+      const list = this.byPrefix.get(prefix);
+      if (list) list.push(secret);
+      else this.byPrefix.set(prefix, [secret]);
     }
-    for (const user of config.users) for (const t of user.tokens) found.add(t.token);
-    // Longest first, so that a secret that contains another is replaced whole.
-    this.secrets = [...found].filter((s) => s.length >= 4).sort((a, b) => b.length - a.length);
   }
 
+  /**
+   * The text with each secret replaced, leftmost and longest first. One pass over the
+   * text, whatever the number of secrets (thousands of issued tokens in a long session).
+   */
   text(value: string): string {
-    let out = value.replace(TOKEN_IN_PATH, `/$1/$2/${REDACTED}`);
-    for (const secret of this.secrets) {
-      if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    const text = value.replace(TOKEN_IN_PATH, `/$1/$2/${REDACTED}`);
+    let out = "";
+    let kept = 0;
+    for (let i = 0; i + MIN_SECRET <= text.length;) {
+      const candidates = this.byPrefix.get(text.slice(i, i + MIN_SECRET));
+      const secret = candidates?.find((s) => text.startsWith(s, i));
+      if (secret === undefined) {
+        i++;
+        continue;
+      }
+      out += text.slice(kept, i) + REDACTED;
+      i += secret.length;
+      kept = i;
     }
-    return out;
+    return out + text.slice(kept);
   }
 
   /** A JSON value with credentials replaced (a copy). */

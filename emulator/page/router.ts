@@ -15,7 +15,6 @@ import { Redactor } from "./redact";
 import { logSince } from "./requests";
 
 const MAX_FORM_BYTES = 16 * 1024;
-const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d+)?$/i;
 
 export interface PageRouterParts {
   readonly store: Store;
@@ -23,15 +22,19 @@ export interface PageRouterParts {
   readonly interactions: InteractionService;
   /** The page and its live log are served. */
   readonly enabled: boolean;
-  /** The server listens on loopback: a page request naming another host is refused. */
-  readonly loopbackOnly: boolean;
 }
 
 export class PageRouter {
-  private readonly redactor: Redactor;
+  constructor(private readonly parts: PageRouterParts) {}
 
-  constructor(private readonly parts: PageRouterParts) {
-    this.redactor = new Redactor(parts.store.config);
+  /** Redacts every secret the emulator holds now, the interactions' tokens included. */
+  private redactor(): Redactor {
+    const { store, interactions } = this.parts;
+    const interactionTokens = interactions.history.list().flatMap((d) => {
+      const token = d.result.interaction?.["token"];
+      return typeof token === "string" ? [token] : [];
+    });
+    return new Redactor([...store.secrets(), ...interactionTokens]);
   }
 
   /** Serves the request and returns true when it is the page's; false leaves it to the API. */
@@ -44,26 +47,16 @@ export class PageRouter {
     }
     if (!this.parts.enabled || method !== "GET") return false;
     if (pathname !== "/" && pathname !== "/__page/log.json") return false;
-    // A page on loopback answers loopback names only: another name in Host is a page of
-    // some other site that resolved to this machine (DNS rebinding), refused.
-    if (this.parts.loopbackOnly && !LOOPBACK_HOST.test(req.headers.host ?? "")) {
-      send(
-        res,
-        403,
-        { code: 0, message: "The emulator's page answers loopback host names only" },
-        {},
-      );
-      return true;
-    }
     const query = new URL(req.url ?? "/", "http://emulator.invalid").searchParams;
     const { store, log, interactions } = this.parts;
     if (pathname === "/") {
-      send(res, 200, renderPage({ store, log, interactions, redactor: this.redactor }, query), {});
+      const redactor = this.redactor();
+      send(res, 200, renderPage({ store, log, interactions, redactor }, query), {});
       return true;
     }
     const after = Number(query.get("after") ?? "0");
     const scope = query.get("logscope") ?? "all";
-    const since = logSince(log, scope, Number.isFinite(after) ? after : 0, this.redactor);
+    const since = logSince(log, scope, Number.isFinite(after) ? after : 0, this.redactor());
     const counters = log.counters();
     send(
       res,

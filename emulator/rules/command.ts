@@ -152,6 +152,19 @@ function permissionBits(out: Issues, v: unknown, path: Path): string | undefined
   return bits.toString();
 }
 
+/**
+ * What each rule of a command's fields reads and writes: the issues, the body as sent, the
+ * command's type (undefined when the body's is invalid), whether the endpoint creates (create
+ * and bulk) rather than edits, and the cleaned command (the fields that passed).
+ */
+interface CommandFields {
+  readonly out: Issues;
+  readonly body: Json;
+  readonly type: number | undefined;
+  readonly creating: boolean;
+  readonly value: Json;
+}
+
 export function validateCommandRequest(
   body: unknown,
   ctx: CommandRequestContext,
@@ -161,13 +174,36 @@ export function validateCommandRequest(
     out.add([], FieldCode.DICT_TYPE, "Only dictionaries may be used in a DictType");
     return { ok: false, issues: out.list };
   }
-  const where: Where = `${ctx.scope}:${ctx.mode}`;
   const creating = ctx.mode !== "edit";
-  const value: Json = {};
-  const ignored: string[] = [];
+  const fields: CommandFields = {
+    out,
+    body,
+    type: commandType(out, body, ctx),
+    creating,
+    value: {},
+  };
+  checkId(fields);
+  checkCommandName(fields);
+  if (fields.type === 2 || fields.type === 3) checkNoDescription(fields);
+  else checkDescription(fields);
+  checkCommandOptions(fields);
+  checkAccess(fields);
+  checkHandler(fields);
+  if (size(body) > L.COMMAND_SIZE_MAX) {
+    out.add([], FieldCode.TOO_LARGE, `Command exceeds maximum size (${L.COMMAND_SIZE_MAX})`);
+  }
+  if (!out.empty) return { ok: false, issues: out.list };
+  return { ok: true, ...applied(body, fields.value, `${ctx.scope}:${ctx.mode}`) };
+}
 
-  // type: on create and bulk the command's; on edit ignored but still a command type.
+/**
+ * The command's type: on create and bulk the body's (1 when absent), on edit the edited
+ * command's (the body's is ignored but still checked to be a command type). An entry point
+ * is global only.
+ */
+function commandType(out: Issues, body: Json, ctx: CommandRequestContext): number | undefined {
   let type: number | undefined = 1;
+  const creating = ctx.mode !== "edit";
   if (given(body, "type")) {
     const ok = out.oneOf(body["type"], ["type"], COMMAND_TYPES);
     if (creating) type = ok ? (body["type"] as number) : undefined;
@@ -180,71 +216,80 @@ export function validateCommandRequest(
       "Entry point commands cannot be guild commands.",
     );
   }
-  const chatInput = type === 1;
+  return type;
+}
 
-  if (given(body, "id")) {
-    const id = body["id"];
-    if (typeof id !== "string" || !/^\d{1,20}$/.test(id) || BigInt(id) >= 2n ** 64n) {
-      out.add(["id"], FieldCode.NUMBER_COERCE, `Value ${describe(id)} is not snowflake.`);
-    }
+/** `id` (bulk items): a snowflake. */
+function checkId({ out, body }: CommandFields): void {
+  if (!given(body, "id")) return;
+  const id = body["id"];
+  if (typeof id !== "string" || !/^\d{1,20}$/.test(id) || BigInt(id) >= 2n ** 64n) {
+    out.add(["id"], FieldCode.NUMBER_COERCE, `Value ${describe(id)} is not snowflake.`);
   }
+}
 
-  // name: required on create and bulk, never null (document: not nullable).
+/** `name`: required on create and bulk, never null (document: not nullable). */
+function checkCommandName({ out, body, type, creating }: CommandFields): void {
+  const chatInput = type === 1;
   if (body["name"] !== undefined) checkName(out, body["name"], ["name"], chatInput);
   else if (creating) out.add(["name"], FieldCode.REQUIRED, "This field is required");
   checkLocalizations(out, body["name_localizations"], ["name_localizations"], (v, at) =>
     checkName(out, v, at, chatInput),
   );
+}
 
-  // description: CHAT_INPUT and entry point 1-100 (spec), so also required on create and
-  // bulk and never null for them; USER and MESSAGE: absent, null or "" only.
-  if (type === 2 || type === 3) {
-    const d = body["description"];
-    if (d !== undefined && d !== null && d !== "") {
-      if (typeof d !== "string")
-        out.add(["description"], FieldCode.STRING_TYPE, "Must be a string.");
-      else
-        out.add(
-          ["description"],
-          FieldCode.DESCRIPTION_NOT_ALLOWED,
-          "USER and MESSAGE commands have no description.",
-        );
-    }
-    const dl = body["description_localizations"];
-    if (dl !== undefined && dl !== null && !(isObject(dl) && Object.keys(dl).length === 0)) {
+/** USER and MESSAGE commands: a description absent, null or "" only. */
+function checkNoDescription({ out, body }: CommandFields): void {
+  const d = body["description"];
+  if (d !== undefined && d !== null && d !== "") {
+    if (typeof d !== "string") out.add(["description"], FieldCode.STRING_TYPE, "Must be a string.");
+    else
       out.add(
-        ["description_localizations"],
+        ["description"],
         FieldCode.DESCRIPTION_NOT_ALLOWED,
         "USER and MESSAGE commands have no description.",
       );
-    }
-  } else {
-    const check = (v: unknown, at: Path) => out.string(v, at, L.DESCRIPTION_MIN, L.DESCRIPTION_MAX);
-    const d = body["description"];
-    if (d === null) out.add(["description"], FieldCode.REQUIRED, "This field is required");
-    else if (d !== undefined) check(d, ["description"]);
-    else if (creating && type !== undefined)
-      out.add(["description"], FieldCode.REQUIRED, "This field is required");
-    checkLocalizations(
-      out,
-      body["description_localizations"],
+  }
+  const dl = body["description_localizations"];
+  if (dl !== undefined && dl !== null && !(isObject(dl) && Object.keys(dl).length === 0)) {
+    out.add(
       ["description_localizations"],
-      check,
+      FieldCode.DESCRIPTION_NOT_ALLOWED,
+      "USER and MESSAGE commands have no description.",
     );
   }
+}
 
-  if (given(body, "options")) {
-    const options = body["options"];
-    if (type === 1) value["options"] = checkOptions(out, options, ["options"], "command");
-    else if (type !== undefined && !(Array.isArray(options) && options.length === 0)) {
-      out.add(
-        ["options"],
-        FieldCode.OPTIONS_NOT_ALLOWED,
-        "Options may only be set on CHAT_INPUT commands.",
-      );
-    }
+/**
+ * CHAT_INPUT and entry point commands: a description of 1-100 (spec), so also required on
+ * create and bulk and never null.
+ */
+function checkDescription({ out, body, type, creating }: CommandFields): void {
+  const check = (v: unknown, at: Path) => out.string(v, at, L.DESCRIPTION_MIN, L.DESCRIPTION_MAX);
+  const d = body["description"];
+  if (d === null) out.add(["description"], FieldCode.REQUIRED, "This field is required");
+  else if (d !== undefined) check(d, ["description"]);
+  else if (creating && type !== undefined)
+    out.add(["description"], FieldCode.REQUIRED, "This field is required");
+  checkLocalizations(out, body["description_localizations"], ["description_localizations"], check);
+}
+
+/** `options`: CHAT_INPUT commands only (an empty list is tolerated on the others). */
+function checkCommandOptions({ out, body, type, value }: CommandFields): void {
+  if (!given(body, "options")) return;
+  const options = body["options"];
+  if (type === 1) value["options"] = checkOptions(out, options, ["options"], "command");
+  else if (type !== undefined && !(Array.isArray(options) && options.length === 0)) {
+    out.add(
+      ["options"],
+      FieldCode.OPTIONS_NOT_ALLOWED,
+      "Options may only be set on CHAT_INPUT commands.",
+    );
   }
+}
 
+/** Who may see and use the command: permissions, the boolean switches, installs, contexts. */
+function checkAccess({ out, body, value }: CommandFields): void {
   if (given(body, "default_member_permissions")) {
     const bits = permissionBits(out, body["default_member_permissions"], [
       "default_member_permissions",
@@ -268,34 +313,36 @@ export function validateCommandRequest(
       value[field] = list;
     }
   }
+}
 
-  if (given(body, "handler")) {
-    if (type !== undefined && type !== 4) {
-      out.add(
-        ["handler"],
-        FieldCode.HANDLER_NOT_ALLOWED,
-        "handler is only for PRIMARY_ENTRY_POINT commands.",
-      );
-    } else if (out.oneOf(body["handler"], ["handler"], HANDLERS))
-      value["handler"] = body["handler"];
-  }
+/** `handler`: PRIMARY_ENTRY_POINT commands only. */
+function checkHandler({ out, body, type, value }: CommandFields): void {
+  if (!given(body, "handler")) return;
+  if (type !== undefined && type !== 4) {
+    out.add(
+      ["handler"],
+      FieldCode.HANDLER_NOT_ALLOWED,
+      "handler is only for PRIMARY_ENTRY_POINT commands.",
+    );
+  } else if (out.oneOf(body["handler"], ["handler"], HANDLERS)) value["handler"] = body["handler"];
+}
 
-  if (size(body) > L.COMMAND_SIZE_MAX) {
-    out.add([], FieldCode.TOO_LARGE, `Command exceeds maximum size (${L.COMMAND_SIZE_MAX})`);
-  }
-  if (!out.empty) return { ok: false, issues: out.list };
-
+/**
+ * The valid command as the endpoint applies it: the fields taken as sent added to the
+ * cleaned ones, less what the endpoint ignores (named in the warning header).
+ */
+function applied(body: Json, value: Json, where: Where): { value: Json; ignored: string[] } {
+  const ignored: string[] = [];
   for (const field of ["name", "name_localizations", "description", "description_localizations"]) {
     if (given(body, field)) value[field] = body[field];
   }
   if (given(body, "type")) value["type"] = body["type"];
   if (given(body, "id")) value["id"] = body["id"];
-  // What the endpoint ignores leaves the value (and is named in the warning header).
   for (const [field, treatment] of Object.entries(ENDPOINT_FIELDS)) {
     if (treatment[where] === "drop" && body[field] !== undefined) {
       delete value[field];
       ignored.push(field);
     }
   }
-  return { ok: true, value, ignored };
+  return { value, ignored };
 }

@@ -168,22 +168,71 @@ function checkDescription(out: Issues, v: unknown, path: Path): boolean {
   return out.string(v, path, L.DESCRIPTION_MIN, L.DESCRIPTION_MAX);
 }
 
+const NONE: Checked = {
+  value: undefined,
+  type: undefined,
+  name: undefined,
+  localized: {},
+  required: false,
+};
+
+/**
+ * What each rule of an option's fields reads and writes: the issues, the option as sent,
+ * its path, its type when valid, and the cleaned option (the fields that passed).
+ */
+interface OptionFields {
+  readonly out: Issues;
+  readonly o: Json;
+  readonly p: Path;
+  readonly type: number | undefined;
+  readonly value: Json;
+}
+
 function checkOption(out: Issues, o: unknown, p: Path): Checked {
-  const none: Checked = {
-    value: undefined,
-    type: undefined,
-    name: undefined,
-    localized: {},
-    required: false,
-  };
   if (!isObject(o)) {
     out.add(p, FieldCode.DICT_TYPE, `Each option must be an object, got ${describe(o)}.`);
-    return none;
+    return NONE;
   }
   const before = out.list.length;
   const value: Json = {};
+  const { type, name, localized } = checkNaming(out, o, p, value);
+  const fields: OptionFields = { out, o, p, type, value };
+  const required = checkRequired(fields);
+  checkChoices(fields);
+  checkNestedOptions(fields);
+  checkChannelTypes(fields);
+  checkBounds(
+    fields,
+    ["min_value", "max_value"],
+    (t) => WITH_RANGE.includes(t),
+    (v, at) => checkRangeValue(out, v, at, type),
+  );
+  checkBounds(
+    fields,
+    ["min_length", "max_length"],
+    (t) => t === OptionKind.STRING,
+    (v, at, field): v is number =>
+      field === "min_length"
+        ? out.number(v, at, L.MIN_LENGTH_MIN, L.MIN_LENGTH_MAX, true)
+        : out.number(v, at, L.MAX_LENGTH_MIN, L.MAX_LENGTH_MAX, true),
+  );
+  return {
+    value: out.list.length === before ? value : undefined,
+    type,
+    name,
+    localized,
+    required,
+  };
+}
+
+/** type, name, description (required and not nullable: document) and their localizations. */
+function checkNaming(
+  out: Issues,
+  o: Json,
+  p: Path,
+  value: Json,
+): Pick<Checked, "type" | "name" | "localized"> {
   let type: number | undefined;
-  // type, name, description: required and not nullable (document).
   if (o["type"] === undefined)
     out.add([...p, "type"], FieldCode.REQUIRED, "This field is required");
   else if (out.oneOf(o["type"], [...p, "type"], OPTION_TYPES)) type = o["type"];
@@ -215,19 +264,23 @@ function checkOption(out: Issues, o: unknown, p: Path): Checked {
   ]) {
     if (given(o, k)) value[k] = o[k];
   }
+  return { type, name, localized };
+}
 
+/** `required`: spec: not for subcommands and groups; `false` changes nothing there. */
+function checkRequired({ out, o, p, type, value }: OptionFields): boolean {
+  if (!given(o, "required") || !out.boolean(o["required"], [...p, "required"])) return false;
   const sub = type !== undefined && SUBCOMMANDS.includes(type);
-  let required = false;
-  if (given(o, "required") && out.boolean(o["required"], [...p, "required"])) {
-    // spec: not for subcommands and groups; `false` changes nothing there.
-    if (o["required"] && sub && type !== undefined)
-      notAllowed(out, [...p, "required"], "required", type);
-    else {
-      required = o["required"];
-      value["required"] = o["required"];
-    }
+  if (o["required"] && sub && type !== undefined) {
+    notAllowed(out, [...p, "required"], "required", type);
+    return false;
   }
+  value["required"] = o["required"];
+  return o["required"];
+}
 
+/** `choices` and `autocomplete`: STRING, INTEGER and NUMBER only, and not both. */
+function checkChoices({ out, o, p, type, value }: OptionFields): void {
   let hasChoices = false;
   if (given(o, "choices")) {
     const choices = o["choices"];
@@ -254,86 +307,67 @@ function checkOption(out: Issues, o: unknown, p: Path): Checked {
       );
     } else value["autocomplete"] = on;
   }
+}
 
-  if (given(o, "options")) {
-    const nested = o["options"];
-    if (type === OptionKind.SUB_COMMAND) {
-      value["options"] = checkOptions(out, nested, [...p, "options"], "subcommand");
-    } else if (type === OptionKind.SUB_COMMAND_GROUP) {
-      value["options"] = checkOptions(out, nested, [...p, "options"], "group");
-    } else if (type !== undefined && !(Array.isArray(nested) && nested.length === 0)) {
-      out.add(
-        [...p, "options"],
-        FieldCode.OPTIONS_NOT_ALLOWED,
-        "Only subcommands and groups hold options.",
-      );
-    }
-  }
-
-  if (given(o, "channel_types")) {
-    const list = o["channel_types"];
-    if (type !== undefined && type !== OptionKind.CHANNEL) {
-      notAllowed(out, [...p, "channel_types"], "channel_types", type);
-    } else if (out.array(list, [...p, "channel_types"], Number.MAX_SAFE_INTEGER)) {
-      list.forEach((t, j) => out.oneOf(t, [...p, "channel_types", j], CHANNEL_TYPES));
-      out.unique(list, [...p, "channel_types"]);
-      value["channel_types"] = list;
-    }
-  }
-
-  const range: Partial<Record<"min_value" | "max_value", number>> = {};
-  for (const field of ["min_value", "max_value"] as const) {
-    if (!given(o, field)) continue;
-    if (type !== undefined && !WITH_RANGE.includes(type))
-      notAllowed(out, [...p, field], field, type);
-    else if (checkRangeValue(out, o[field], [...p, field], type)) {
-      range[field] = o[field];
-      value[field] = o[field];
-    }
-  }
-  if (
-    range.min_value !== undefined &&
-    range.max_value !== undefined &&
-    range.min_value > range.max_value
-  ) {
+/** `options`: only subcommands and groups hold options (an empty list is tolerated). */
+function checkNestedOptions({ out, o, p, type, value }: OptionFields): void {
+  if (!given(o, "options")) return;
+  const nested = o["options"];
+  if (type === OptionKind.SUB_COMMAND) {
+    value["options"] = checkOptions(out, nested, [...p, "options"], "subcommand");
+  } else if (type === OptionKind.SUB_COMMAND_GROUP) {
+    value["options"] = checkOptions(out, nested, [...p, "options"], "group");
+  } else if (type !== undefined && !(Array.isArray(nested) && nested.length === 0)) {
     out.add(
-      [...p, "min_value"],
-      FieldCode.MIN_ABOVE_MAX,
-      "min_value must not be greater than max_value.",
+      [...p, "options"],
+      FieldCode.OPTIONS_NOT_ALLOWED,
+      "Only subcommands and groups hold options.",
     );
   }
-  const lengths: Partial<Record<"min_length" | "max_length", number>> = {};
-  for (const field of ["min_length", "max_length"] as const) {
+}
+
+/** `channel_types`: CHANNEL options only; known channel types, each once. */
+function checkChannelTypes({ out, o, p, type, value }: OptionFields): void {
+  if (!given(o, "channel_types")) return;
+  const list = o["channel_types"];
+  if (type !== undefined && type !== OptionKind.CHANNEL) {
+    notAllowed(out, [...p, "channel_types"], "channel_types", type);
+  } else if (out.array(list, [...p, "channel_types"], Number.MAX_SAFE_INTEGER)) {
+    list.forEach((t, j) => out.oneOf(t, [...p, "channel_types", j], CHANNEL_TYPES));
+    out.unique(list, [...p, "channel_types"]);
+    value["channel_types"] = list;
+  }
+}
+
+/**
+ * A pair of bounds (`min_value`/`max_value`, `min_length`/`max_length`): each allowed on
+ * the option types `applies` to and valid by `valid`; the minimum not above the maximum.
+ */
+function checkBounds<Min extends string, Max extends string>(
+  { out, o, p, type, value }: OptionFields,
+  [minField, maxField]: readonly [Min, Max],
+  applies: (type: number) => boolean,
+  valid: (v: unknown, at: Path, field: Min | Max) => v is number,
+): void {
+  const bounds: Partial<Record<Min | Max, number>> = {};
+  for (const field of [minField, maxField]) {
     if (!given(o, field)) continue;
-    if (type !== undefined && type !== OptionKind.STRING)
-      notAllowed(out, [...p, field], field, type);
-    else {
-      const min = field === "min_length" ? L.MIN_LENGTH_MIN : L.MAX_LENGTH_MIN;
-      const max = field === "min_length" ? L.MIN_LENGTH_MAX : L.MAX_LENGTH_MAX;
-      if (out.number(o[field], [...p, field], min, max, true)) {
-        lengths[field] = o[field];
-        value[field] = o[field];
-      }
+    const v = o[field];
+    if (type !== undefined && !applies(type)) notAllowed(out, [...p, field], field, type);
+    else if (valid(v, [...p, field], field)) {
+      bounds[field] = v;
+      value[field] = v;
     }
   }
-  if (
-    lengths.min_length !== undefined &&
-    lengths.max_length !== undefined &&
-    lengths.min_length > lengths.max_length
-  ) {
+  const min = bounds[minField];
+  const max = bounds[maxField];
+  if (min !== undefined && max !== undefined && min > max) {
     out.add(
-      [...p, "min_length"],
+      [...p, minField],
       FieldCode.MIN_ABOVE_MAX,
-      "min_length must not be greater than max_length.",
+      `${minField} must not be greater than ${maxField}.`,
     );
   }
-  return {
-    value: out.list.length === before ? value : undefined,
-    type,
-    name,
-    localized,
-    required,
-  };
 }
 
 /** spec "Option Type": INTEGER an integer in ±(2^53-1), NUMBER a double in ±2^53. */

@@ -29,7 +29,9 @@
  *   commands unknown, and an unknown command id stays unknown;
  * - a secret definition makes the scope's `commands` secret; a permissions list is passed
  *   as it came (secrets and unknowns kept);
- * - the component's `commandIds` output and `RegisterResourceOutputs` end the construct;
+ * - the component's `commandIds` output and `RegisterResourceOutputs` end the construct; a
+ *   scope's ids are secret when its child's are, or when a definition is (they are keyed
+ *   by the commands' names);
  * - when a child fails, the construct fails naming it: at once when its check or diff
  *   failed in this process (childFailures.ts: the engine stops without answering it), or
  *   once every child settled when the engine answered it as failed.
@@ -271,16 +273,39 @@ function inputDependencies(req: provproto.ConstructRequest): Record<string, stri
 
 interface ScopeAnswer {
   readonly urn: string;
+  /** The scope's commandIds; undefined while unknown (preview). */
   readonly ids: Record<string, string> | undefined;
+  /** Whether the child's commandIds are secret (keyed by a secret name, say). */
+  readonly secret: boolean;
 }
 
-/** The scope's commandIds from its registration's answer; undefined while unknown (preview). */
-function commandIdsOf(res: resproto.RegisterResourceResponse): Record<string, string> | undefined {
+/** The scope's child as registered: its URN and its commandIds, with their mark. */
+function scopeAnswer(res: resproto.RegisterResourceResponse): ScopeAnswer {
   const object = res.getObject()?.toJavaScript() ?? {};
-  let ids: unknown = object["commandIds"];
-  if (isSecretValue(ids)) ids = ids.value;
-  if (!isRecord(ids) || unknownPaths(ids).length > 0) return undefined;
-  return ids as Record<string, string>;
+  const marked: unknown = object["commandIds"];
+  const ids = isSecretValue(marked) ? marked.value : marked;
+  const known = isRecord(ids) && unknownPaths(ids).length === 0;
+  return {
+    urn: res.getUrn(),
+    ids: known ? (ids as Record<string, string>) : undefined,
+    secret: isSecretValue(marked),
+  };
+}
+
+/**
+ * The set's outputs: `commandIds` by scope, unknown while any scope's are. A scope's ids
+ * are secret when its child's are, or when a definition is: they are keyed by the names.
+ */
+function setOutputs(
+  answers: readonly (readonly [string, ScopeAnswer])[],
+  secretCommands: boolean,
+): PlainObject {
+  if (answers.some(([, a]) => a.ids === undefined)) return { commandIds: UNKNOWN };
+  const ids = answers.map(([label, a]) => {
+    const known = a.ids ?? {};
+    return [label, a.secret || secretCommands ? secretValue(known) : known] as const;
+  });
+  return { commandIds: Object.fromEntries(ids) };
 }
 
 /** The engine's `Construct` of a CommandSet. */
@@ -348,10 +373,7 @@ export async function constructCommandSet(
         },
         { commands: deps["commands"] ?? [] },
       );
-      scopeAnswers.set(
-        scopeLabel(scope),
-        registered.then((res) => ({ urn: res.getUrn(), ids: commandIdsOf(res) })),
-      );
+      scopeAnswers.set(scopeLabel(scope), registered.then(scopeAnswer));
     }
     const permissionsDone = permissions.map(async (p): Promise<void> => {
       const scope = permissionsScope(scopes, p) as SetScope;
@@ -400,12 +422,7 @@ export async function constructCommandSet(
     }
     const answers = (settled[0] as PromiseFulfilledResult<(readonly [string, ScopeAnswer])[]>)
       .value;
-    const known = answers.every(([, a]) => a.ids !== undefined);
-    const outputs: PlainObject = {
-      commandIds: known
-        ? Object.fromEntries(answers.map(([label, a]) => [label, a.ids ?? {}]))
-        : UNKNOWN,
-    };
+    const outputs = setOutputs(answers, secretCommands);
     await monitor.registerOutputs(urn, outputs);
     const res = new provproto.ConstructResponse();
     res.setUrn(urn);

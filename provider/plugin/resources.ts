@@ -1,9 +1,9 @@
 /**
  * The plugin's resources: the same lifecycles as the dynamic resources
- * (provider/resources), by type token, with the deployment-wide checks (claims.ts
- * `DeploymentClaims`, as the dynamic-provider host's: the plugin sees every resource's
- * `check`, whatever the program's language), plus what only the plugin does: `pulumi
- * import` by id (a Read with no properties).
+ * (provider/resources), by type token, with the deployment-wide checks (the runtime's
+ * `DeploymentClaims`, keyed by URN, as the dynamic-provider host's: the plugin sees every
+ * resource's `check` of its provider, whatever the program's language), plus what only the
+ * plugin does: `pulumi import` by id (a Read with no properties).
  *
  * Import ids:
  *  - GlobalCommand: `<commandId>` (the provider's application) or `<applicationId>/<commandId>`;
@@ -14,7 +14,6 @@
 import { ConfigurationError } from "../client";
 import { isSnowflake } from "../schema";
 import { userAuthorizationProvider } from "../resources/authorizationLifecycle";
-import { DeploymentClaims } from "../resources/claims";
 import type { CheckFailure } from "../resources/commandLifecycle";
 import { commandProvider } from "../resources/commandLifecycle";
 import { permissionsProvider } from "../resources/permissionsLifecycle";
@@ -70,11 +69,6 @@ export function urnType(urn: string): string {
   return qualified.split("$").pop() ?? "";
 }
 
-/** The resource's name, the last part of its URN. */
-export function urnName(urn: string): string {
-  return urn.split("::").slice(3).join("::");
-}
-
 export interface PluginResource {
   check(urn: string, olds: Bag, news: Bag): Promise<{ inputs: Bag; failures: CheckFailure[] }>;
   diff(
@@ -124,7 +118,7 @@ function importId(
 
 /** The plugin's resources over one runtime, by type token. */
 export function pluginResources(rt: ProviderRuntime): Map<string, PluginResource> {
-  const claims = new DeploymentClaims();
+  const { claims } = rt;
 
   function commands(scope: "global" | "guild"): PluginResource {
     const lifecycle = commandProvider(scope, rt);
@@ -132,7 +126,7 @@ export function pluginResources(rt: ProviderRuntime): Map<string, PluginResource
     return {
       async check(urn, olds, news) {
         const result = await lifecycle.check(olds, news);
-        const problems = claims.checkCommand(urn, urnName(urn), scope, result.inputs);
+        const problems = claims.checkCommand(urn, scope, result.inputs);
         if (problems.length > 0) {
           result.failures.unshift({ property: "name", reason: problems.join("\n") });
         }
@@ -215,7 +209,7 @@ export function pluginResources(rt: ProviderRuntime): Map<string, PluginResource
   const scopeCommandsResource: PluginResource = {
     async check(urn, olds, news) {
       const result = await scopeCommands.check(olds, news);
-      const problems = claims.checkScope(urn, urnName(urn), result.inputs);
+      const problems = claims.checkScope(urn, result.inputs);
       if (problems.length > 0) {
         result.failures.unshift({ property: WHOLE_SCOPE, reason: problems.join("\n") });
       }

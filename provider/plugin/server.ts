@@ -35,7 +35,7 @@ import type { PlainValue } from "./plainStructs";
 import { plainStruct, withPlainStructs, withPlainStructWriter } from "./plainStructs";
 import type { PluginResource } from "./resources";
 import { pluginResources, PLUGIN_CONFIG_KEYS, pluginStackConfig, urnType } from "./resources";
-import { withSecretCredentials, withSecrets } from "./secrets";
+import { unmarkedInState, withSecretCredentials, withSecrets } from "./secrets";
 import { outsideTestedRange, TESTED_RANGE } from "../testedRange";
 
 /** The package's root: `provider/plugin` is two levels down, three once built into `dist/`. */
@@ -233,15 +233,24 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
         const result = await reporting(urn, () =>
           resourceOf(urn).diff(req.getId(), olds, bag(req.getNews())),
         );
+        // Values the state holds in clear that the program marks secret: only an update
+        // stores them marked (secrets.ts `unmarkedInState`), and it writes nothing.
+        const unmarked = result.changes
+          ? []
+          : unmarkedInState(raw(req.getOlds()), raw(req.getNews()));
+        const detailedDiff =
+          unmarked.length > 0
+            ? Object.fromEntries(unmarked.map((k) => [k, "update" as const]))
+            : result.detailedDiff;
         const res = new provproto.DiffResponse();
         res.setChanges(
-          result.changes
+          result.changes || unmarked.length > 0
             ? provproto.DiffResponse.DiffChanges.DIFF_SOME
             : provproto.DiffResponse.DiffChanges.DIFF_NONE,
         );
         res.setReplacesList(result.replaces);
         res.setDeletebeforereplace(result.deleteBeforeReplace);
-        if (result.detailedDiff !== undefined) {
+        if (detailedDiff !== undefined) {
           // The changed paths (`commands["kick"].description`), so the preview names them.
           const kinds = {
             add: provproto.PropertyDiff.Kind.ADD,
@@ -250,7 +259,7 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
           };
           const map = res.getDetaileddiffMap();
           const top = new Set<string>();
-          for (const [path, kind] of Object.entries(result.detailedDiff)) {
+          for (const [path, kind] of Object.entries(detailedDiff)) {
             const d = new provproto.PropertyDiff();
             d.setKind(kinds[kind]);
             d.setInputdiff(true);

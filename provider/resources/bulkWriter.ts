@@ -41,6 +41,7 @@
 import type { CommandsApi, WireCommand, WireCommandBody } from "../client";
 import { CANONICAL_COMMAND_FIELDS, CommandType, patchBody } from "../schema";
 import { Routes } from "../routes";
+import type { DeploymentClaims } from "./claims";
 import type { Clock } from "./clock";
 import type { ScopeCache } from "./scopeCache";
 import { JsonLinesFile } from "./jsonLinesFile";
@@ -111,6 +112,7 @@ export interface BulkRuntime {
   readonly scopes: ScopeCache;
   readonly scopeLocks: ScopeLocks;
   readonly warnings: Warnings;
+  readonly claims: DeploymentClaims;
 }
 
 function emptyStats(): BulkStats {

@@ -8,20 +8,29 @@
  * sees in its `check` calls, whatever the program's language. The plugin keeps one
  * (provider/plugin/resources.ts), and so does the dynamic-provider host, which runs every
  * dynamic resource of a deployment in one process (dynamicProviders.ts). Each door turns a
- * resource's checked inputs into claims with `commandClaim` / `scopeClaims`.
+ * resource's checked inputs into claims with `commandClaim` / `scopeClaims`, keyed by the
+ * resource's URN. One process sees only its own resources: each explicit provider of the
+ * plugin is a process of its own (docs/concepts.md, "One provider process, one view").
  */
 import { CommandType, commandsPerScope, isRecord } from "../schema";
 import type { Bag } from "./propertyBags";
 import { UNKNOWN } from "./propertyBags";
 
 /**
- * The hidden input each dynamic resource names itself with (the host's `check` gets no
- * URN): dynamicProviders.ts takes it out of the inputs, so the state never holds it.
+ * The hidden input each dynamic resource names itself with, its URN as the program
+ * computes it (the host's `check` gets no URN, up to @pulumi/pulumi 3.276 at least):
+ * dynamicProviders.ts takes it out of the inputs, so the state never holds it.
  */
 export const CLAIMANT_KEY = "__claimant";
 
 export interface Claim {
-  readonly resource: string;
+  /**
+   * The URN of the resource that declares the command: what tells two resources apart
+   * (two of one name under different parents are two resources).
+   */
+  readonly urn: string;
+  /** The command's key in the resource's list (a `ScopeCommands`); undefined for a single command. */
+  readonly key?: string | undefined;
   readonly applicationId: string;
   /** Guild id, or undefined for the global scope. */
   readonly guildId: string | undefined;
@@ -33,6 +42,73 @@ const TYPE_NAMES: Record<number, string> = Object.fromEntries(
   Object.entries(CommandType).map(([k, v]) => [v, k]),
 );
 
+/** The resource's name: the last part of its URN (`urn:pulumi:stack::project::parent$type::name`). */
+export function urnName(urn: string): string {
+  const parts = urn.split("::");
+  return parts.length < 4 ? urn : parts.slice(3).join("::");
+}
+
+/** The types of a resource's parents, outermost first (none at the program's top level). */
+function parentTypes(urn: string): string[] {
+  return (urn.split("::")[2] ?? "").split("$").slice(0, -1);
+}
+
+/**
+ * How messages name the claims' resources, quoted, one per claim: the resource's name
+ * (with the command's key in a list), and where two resources among them share a name
+ * (under different parents), the types of its parents too.
+ */
+export function claimLabels(claims: readonly Claim[]): string[] {
+  const urnsByName = new Map<string, Set<string>>();
+  for (const c of claims) {
+    const name = urnName(c.urn);
+    urnsByName.set(name, (urnsByName.get(name) ?? new Set()).add(c.urn));
+  }
+  return claims.map((c) => {
+    const name = urnName(c.urn);
+    const quoted = `'${c.key === undefined ? name : `${name} commands["${c.key}"]`}'`;
+    if ((urnsByName.get(name)?.size ?? 0) < 2) return quoted;
+    const parents = parentTypes(c.urn);
+    return `${quoted} (${parents.length === 0 ? "at the top level" : `under ${parents.join(" > ")}`})`;
+  });
+}
+
+/**
+ * The resources that declare `claims`, each once and in order, with how many commands when
+ * more than one: `'mods-guild' (90 commands), 'kick', 'ban'`.
+ */
+export function declarers(claims: readonly Claim[]): string {
+  const byUrn = new Map<string, Claim[]>();
+  for (const c of claims) byUrn.set(c.urn, [...(byUrn.get(c.urn) ?? []), c]);
+  const holders = [...byUrn.values()];
+  const labels = claimLabels(holders.map((list) => ({ ...(list[0] as Claim), key: undefined })));
+  return holders
+    .map((list, i) => (list.length > 1 ? `${labels[i]} (${list.length} commands)` : labels[i]))
+    .join(", ");
+}
+
+/**
+ * Who fills a scope, for the message of a cap it would pass: the commands the stack's
+ * resources checked so far declare (`declared`, by resource), and the live ones none of them
+ * declares (`undeclared`, by name; the first 10). Empty when both are.
+ */
+export function whoFills(declared: readonly Claim[], undeclared: readonly string[]): string {
+  const parts: string[] = [];
+  if (declared.length > 0) {
+    parts.push(
+      `the stack's resources checked so far declare ${declared.length} of them: ${declarers(declared)}`,
+    );
+  }
+  if (undeclared.length > 0) {
+    const shown = undeclared.slice(0, 10).join(", ");
+    parts.push(
+      `${undeclared.length} live ${undeclared.length === 1 ? "command" : "commands"} no resource ` +
+        `checked so far declares: ${shown}${undeclared.length > 10 ? ", ..." : ""}`,
+    );
+  }
+  return parts.join("; ");
+}
+
 function scopeLabel(c: Claim): string {
   return c.guildId === undefined
     ? `the global scope of application ${c.applicationId}`
@@ -40,7 +116,8 @@ function scopeLabel(c: Claim): string {
 }
 
 /** The key of the claims that count toward one cap: application, scope and type. */
-const capKey = (c: Claim): string => `${c.applicationId}/${c.guildId ?? ""}/${c.type}`;
+const capKey = (c: Pick<Claim, "applicationId" | "guildId" | "type">): string =>
+  `${c.applicationId}/${c.guildId ?? ""}/${c.type}`;
 
 /**
  * The problems each of `claims` takes part in, given every claim known so far (`all`,
@@ -75,14 +152,14 @@ function problemsIn(claim: Claim, sameType: readonly Claim[]): string[] {
   const typeName = TYPE_NAMES[claim.type] ?? `type ${claim.type}`;
   if (claim.guildId !== undefined && claim.type === CommandType.PRIMARY_ENTRY_POINT) {
     problems.push(
-      `resource '${claim.resource}' declares a PRIMARY_ENTRY_POINT command in guild ${claim.guildId}: ` +
+      `resource ${claimLabels([claim]).join("")} declares a PRIMARY_ENTRY_POINT command in guild ${claim.guildId}: ` +
         "entry points exist only in the global scope",
     );
   }
   const twins = sameType.filter((c) => c.name === claim.name);
   if (twins.length > 1) {
     problems.push(
-      `resources ${twins.map((c) => `'${c.resource}'`).join(", ")} all declare the ${typeName} command ` +
+      `resources ${claimLabels(twins).join(", ")} all declare the ${typeName} command ` +
         `'${claim.name}' in ${scopeLabel(claim)}: names are unique per application, type and scope, ` +
         "and creating an existing name overwrites it",
     );
@@ -92,7 +169,7 @@ function problemsIn(claim: Claim, sameType: readonly Claim[]): string[] {
   if (limit > 0 && sameType.length > limit) {
     problems.push(
       `${sameType.length} ${typeName} commands in ${scopeLabel(claim)} (the limit is ${limit}): ` +
-        sameType.map((c) => `'${c.resource}'`).join(", "),
+        claimLabels(sameType).join(", "),
     );
   }
   return problems;
@@ -101,12 +178,12 @@ function problemsIn(claim: Claim, sameType: readonly Claim[]): string[] {
 const known = (v: unknown): v is string => typeof v === "string" && v !== UNKNOWN && v !== "";
 
 /**
- * The claim of a `GlobalCommand` or `GuildCommand`, from its checked inputs (the
- * application resolved); undefined while a part of it is unknown (a preview), when it is
- * checked again at `up`.
+ * The claim of a `GlobalCommand` or `GuildCommand` (its URN `urn`), from its checked inputs
+ * (the application resolved); undefined while a part of it is unknown (a preview), when it
+ * is checked again at `up`.
  */
 export function commandClaim(
-  resource: string,
+  urn: string,
   scope: "global" | "guild",
   inputs: Bag,
 ): Claim | undefined {
@@ -117,7 +194,7 @@ export function commandClaim(
   if (!known(applicationId) || !known(name) || typeof type !== "number") return undefined;
   if (scope === "guild" && !known(guildId)) return undefined;
   return {
-    resource,
+    urn,
     applicationId,
     guildId: scope === "guild" ? (guildId as string) : undefined,
     type,
@@ -126,11 +203,11 @@ export function commandClaim(
 }
 
 /**
- * The claims of a `ScopeCommands` (one per command of its list, named
- * `<resource> commands["<key>"]`), from its checked inputs; undefined while its scope or
- * its list is unknown. A command whose name is unknown claims nothing.
+ * The claims of a `ScopeCommands` (its URN `urn`; one per command of its list, by key),
+ * from its checked inputs; undefined while its scope or its list is unknown. A command
+ * whose name is unknown claims nothing.
  */
-export function scopeClaims(resource: string, inputs: Bag): Claim[] | undefined {
+export function scopeClaims(urn: string, inputs: Bag): Claim[] | undefined {
   const applicationId = inputs["applicationId"];
   const guildId = inputs["guildId"];
   const commands = inputs["commands"];
@@ -142,7 +219,8 @@ export function scopeClaims(resource: string, inputs: Bag): Claim[] | undefined 
     const type = def["type"] ?? CommandType.CHAT_INPUT;
     if (typeof type !== "number") continue;
     list.push({
-      resource: `${resource} commands["${key}"]`,
+      urn,
+      key,
       applicationId,
       guildId: guildId as string | undefined,
       type,
@@ -154,9 +232,11 @@ export function scopeClaims(resource: string, inputs: Bag): Claim[] | undefined 
 
 /**
  * The claims of one deployment as a provider process's `check` calls see them, by
- * resource (its URN in the plugin; its type and name in the dynamic-provider host): a
- * resource checked again replaces its claim. Each check is judged against every claim
- * seen so far, so a problem fails at least the later resource of each pair, naming all.
+ * resource URN (the plugin is handed it; a dynamic resource computes its own in the
+ * program): a resource checked again replaces its claim. Each check is judged against
+ * every claim seen so far, so a problem fails at least the later resource of each pair,
+ * naming all. Part of the provider runtime (runtime.ts): the scope caps' messages and the
+ * bulk overwrite's warnings ask it which resource declares a command.
  */
 export class DeploymentClaims {
   private readonly byUrn = new Map<string, Claim>();
@@ -181,23 +261,23 @@ export class DeploymentClaims {
    * Records a command resource's claim from its checked inputs (releases it while unknown);
    * returns the problems it takes part in.
    */
-  checkCommand(key: string, resource: string, scope: "global" | "guild", inputs: Bag): string[] {
-    const claim = commandClaim(resource, scope, inputs);
+  checkCommand(urn: string, scope: "global" | "guild", inputs: Bag): string[] {
+    const claim = commandClaim(urn, scope, inputs);
     if (claim === undefined) {
-      this.release(key); // unknown until `up`: checked again then
+      this.release(urn); // unknown until `up`: checked again then
       return [];
     }
-    return this.claim(key, claim);
+    return this.claim(urn, claim);
   }
 
   /** The same for a `ScopeCommands`, every command of its list. */
-  checkScope(key: string, resource: string, inputs: Bag): string[] {
-    const claims = scopeClaims(resource, inputs);
+  checkScope(urn: string, inputs: Bag): string[] {
+    const claims = scopeClaims(urn, inputs);
     if (claims === undefined) {
-      this.release(key);
+      this.release(urn);
       return [];
     }
-    return this.claimAll(key, claims);
+    return this.claimAll(urn, claims);
   }
 
   /** The resource no longer claims a command (its check failed before a claim). */
@@ -206,5 +286,40 @@ export class DeploymentClaims {
     for (const key of [...this.byUrn.keys()]) {
       if (key.startsWith(`${urn}#`)) this.byUrn.delete(key);
     }
+  }
+
+  /** The claims of one application, scope and type, in the order they were made. */
+  claimsIn(applicationId: string, guildId: string | undefined, type: number): Claim[] {
+    const key = capKey({ applicationId, guildId, type });
+    return [...this.byUrn.values()].filter((c) => capKey(c) === key);
+  }
+
+  /**
+   * Who declares `names`, commands of one application, scope and type, for the message of a
+   * cap they fill: the resources checked so far that declare them, and the rest (whoFills).
+   */
+  whoDeclares(
+    applicationId: string,
+    guildId: string | undefined,
+    type: number,
+    names: readonly string[],
+  ): string {
+    const wanted = new Set(names);
+    const declared = this.claimsIn(applicationId, guildId, type).filter((c) => wanted.has(c.name));
+    const claimed = new Set(declared.map((c) => c.name));
+    return whoFills(
+      declared,
+      names.filter((n) => !claimed.has(n)),
+    );
+  }
+
+  /** The claim of one command (application, scope, type, name), if a resource declares it. */
+  declaring(
+    applicationId: string,
+    guildId: string | undefined,
+    type: number,
+    name: string,
+  ): Claim | undefined {
+    return this.claimsIn(applicationId, guildId, type).find((c) => c.name === name);
   }
 }

@@ -4,16 +4,17 @@
  * (`globalCommand.ts`, ...; see sdk/providerModule.ts) and calls its `provider`; those
  * modules take theirs from here, and Node loads this module once per process, so every
  * kind of one deployment shares the runtime (settings, client, caches, bulk queues), and
- * the deployment's claims (claims.ts `DeploymentClaims`, as in the plugin): the host runs
+ * the deployment's claims (the runtime's `DeploymentClaims`, as in the plugin): the host runs
  * every dynamic resource's `check` in this process, so the program-wide rules (one name
  * per scope, the caps per scope, no entry point in a guild) are checked here, whatever the
  * order the program's values resolve in.
  *
- * The host does not hand `check` the resource's URN, so each resource names itself in the
- * hidden input `__claimant` (sdk/resources.ts); `check` takes it out of the inputs it
- * returns, so the state never holds it.
+ * The host does not hand `check` the resource's URN (@pulumi/pulumi 3.259 to 3.276,
+ * cmd/dynamic-provider: `provider.check(olds, news)`), so each resource computes its URN in
+ * the program and hands it over in the hidden input `__claimant` (sdk/resources.ts);
+ * `check` takes it out of the inputs it returns, so the state never holds it.
  */
-import { CLAIMANT_KEY, DeploymentClaims } from "./claims";
+import { CLAIMANT_KEY } from "./claims";
 import type { CheckFailure } from "./commandLifecycle";
 import { commandProvider } from "./commandLifecycle";
 import { ENGINE_FAILURE_PROPERTY } from "./engineErrors";
@@ -25,7 +26,6 @@ import { scopeCommandsProvider } from "./scopeCommandsLifecycle";
 import { userAuthorizationProvider } from "./authorizationLifecycle";
 
 const runtime = new ProviderRuntime();
-const claims = new DeploymentClaims();
 
 interface Checks {
   check(olds: Bag, news: Bag): Promise<{ inputs: Bag; failures: readonly CheckFailure[] }>;
@@ -57,7 +57,7 @@ function afterCliCheck<P extends object>(provider: P): P {
  * deployment's (its `__claimant` taken out first), and check failures that name no
  * property to the engine (engineErrors.ts).
  */
-function forHost<P extends Checks>(kind: string, claimsOf: Claims, provider: P): P {
+function forHost<P extends Checks>(claimsOf: Claims, provider: P): P {
   return {
     ...afterCliCheck(provider),
     async check(olds: Bag, news: Bag) {
@@ -66,11 +66,10 @@ function forHost<P extends Checks>(kind: string, claimsOf: Claims, provider: P):
       const result = await provider.check(olds, inputs);
       const failures = [...result.failures];
       if (claimsOf !== undefined && typeof claimant === "string" && claimant !== UNKNOWN) {
-        const key = `${kind}::${claimant}`;
         const problems =
           claimsOf === "scope"
-            ? claims.checkScope(key, claimant, result.inputs)
-            : claims.checkCommand(key, claimant, claimsOf, result.inputs);
+            ? runtime.claims.checkScope(claimant, result.inputs)
+            : runtime.claims.checkCommand(claimant, claimsOf, result.inputs);
         // First: the program-wide problem names every resource involved.
         if (problems.length > 0) failures.unshift({ property: "", reason: problems.join("\n") });
       }
@@ -83,13 +82,9 @@ function forHost<P extends Checks>(kind: string, claimsOf: Claims, provider: P):
 }
 
 export const dynamicProviders = {
-  globalCommand: forHost("GlobalCommand", "global", commandProvider("global", runtime)),
-  guildCommand: forHost("GuildCommand", "guild", commandProvider("guild", runtime)),
-  guildCommandPermissions: forHost(
-    "GuildCommandPermissions",
-    undefined,
-    permissionsProvider(runtime),
-  ),
-  userAuthorization: forHost("UserAuthorization", undefined, userAuthorizationProvider(runtime)),
-  scopeCommands: forHost("ScopeCommands", "scope", scopeCommandsProvider(runtime)),
+  globalCommand: forHost("global", commandProvider("global", runtime)),
+  guildCommand: forHost("guild", commandProvider("guild", runtime)),
+  guildCommandPermissions: forHost(undefined, permissionsProvider(runtime)),
+  userAuthorization: forHost(undefined, userAuthorizationProvider(runtime)),
+  scopeCommands: forHost("scope", scopeCommandsProvider(runtime)),
 };

@@ -2,7 +2,7 @@
  * The provider runtime: everything the resources of one provider process share, in one
  * explicit object built once per process and handed to the resource code: the settings
  * read in `configure`, the one client built from them, the scope caches, the bulk
- * queues, the deployment's memory and the clock.
+ * queues, the deployment's memory and claims, and the clock.
  *
  * Both front doors build one: the dynamic-provider host (dynamicProviders.ts) and the
  * resource plugin (provider/plugin). Tests build their own. Nothing here lives on
@@ -12,6 +12,7 @@
 import type { CommandsApi } from "../client";
 import { ConfigurationError, createCommandsClient } from "../client";
 import { BulkWriter } from "./bulkWriter";
+import { DeploymentClaims } from "./claims";
 import type { Clock } from "./clock";
 import { systemClock } from "./clock";
 import { DeploymentMemory } from "./deploymentMemory";
@@ -40,6 +41,8 @@ export interface RuntimeOptions {
 export class ProviderRuntime {
   readonly clock: Clock;
   readonly deployment = new DeploymentMemory();
+  /** The commands each resource of this deployment declares, by URN (claims.ts). */
+  readonly claims = new DeploymentClaims();
   readonly scopes: ScopeCache;
   readonly bulk: BulkWriter;
   /** Each scope's one lock, through which every write to the scope goes (scopeOverwrite.ts). */
@@ -135,10 +138,13 @@ export class ProviderRuntime {
   resolveApplicationId(declared: string | undefined): string {
     const id = declared ?? this.settings.applicationId;
     if (!id) {
-      // Named in the door's namespace where the failure leaves for the engine (inNamespace).
+      // Named in the door's namespace here: an import's Read (the plugin) fails with it as is.
       throw new ConfigurationError(
-        "no application id: set `applicationId` on the resource, or the stack config " +
-          "`discord:applicationId` (pulumi config set discord:applicationId <id>), or DISCORD_APPLICATION_ID.",
+        inNamespace(
+          "no application id: set `applicationId` on the resource, or the stack config " +
+            "`discord:applicationId` (pulumi config set discord:applicationId <id>), or DISCORD_APPLICATION_ID.",
+          this.settings.namespace,
+        ),
       );
     }
     return id;

@@ -237,11 +237,14 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
           reason:
             `commands: ${scopeLabel(applicationId, guildId)} would hold ${declared + others.length} ` +
             `${TYPE_NAMES[type] ?? type} commands (the limit is ${limit}): ${declared} declared here and ` +
-            `${others.length} there already that this resource does not manage ` +
-            `(${others
-              .slice(0, 5)
-              .map((c) => c.name)
-              .join(", ")}${others.length > 5 ? ", ..." : ""}); delete those or declare fewer`,
+            `${others.length} there already that this resource does not manage (` +
+            `${rt.claims.whoDeclares(
+              applicationId,
+              guildId,
+              type,
+              others.map((c) => c.name),
+            )}); ` +
+            "remove those or declare fewer",
         });
       }
     }

@@ -8,7 +8,9 @@
  *   engine runs a deployment's creates before the deletes of the resources it removes,
  *   so a create fails (30032) when the live commands of its type plus the names this
  *   deployment adds would pass the limit, even if the deployment also removes some.
- *   `check` of a new resource fails the preview then, naming the scope.
+ *   `check` of a new resource fails the preview then, naming the scope, the stack's
+ *   resources that declare commands there (the claims checked so far) and the live
+ *   commands none of them declares.
  * - A rename is a replacement that creates the new command before it deletes the old one,
  *   which in a full scope fails too. So `diff` asks for delete-before-replace when the
  *   new name would pass the limit: the old command goes first, the new one then fits. A
@@ -127,9 +129,15 @@ export async function createProblems(
   const typeName = TYPE_NAMES[type] ?? `type ${type}`;
   const problems: string[] = [];
   if (p.countAfter > p.limit) {
+    // Who fills the scope besides this command: the stack's resources, and the live rest.
+    const names = new Set(p.live.map((c) => c.name));
+    for (const c of rt.claims.claimsIn(applicationId, guildId, type)) names.add(c.name);
+    names.delete(name);
+    const fillers = rt.claims.whoDeclares(applicationId, guildId, type, [...names]);
     problems.push(
       `${where} would hold ${p.countAfter} ${typeName} commands (the limit is ${p.limit}): ` +
         `${p.live.length} live now, and this deployment adds ${p.countAfter - p.live.length}. ` +
+        (fillers === "" ? "" : `Besides this one, ${fillers}. `) +
         "The engine runs creates before it deletes removed resources, so remove commands " +
         "(or delete the ones no stack manages) in an earlier `pulumi up`",
     );

@@ -31,6 +31,7 @@ import type { RouteDef, RouteParams } from "../routes";
 import { Routes } from "../routes";
 import type { ProviderRuntime } from "./runtime";
 import { scopeKey } from "./scopeCache";
+import { racedOverwriteWarning } from "./warnings";
 
 /** Whether two commands have one identity in a scope: type and name. */
 export function sameIdentity(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
@@ -294,7 +295,7 @@ export function scopeName(applicationId: string, guildId: string | undefined): s
  * holds the scope's lock and has built `list` from the whole scope.
  */
 export async function putScope(
-  rt: Pick<ProviderRuntime, "client" | "scopes" | "warnings">,
+  rt: Pick<ProviderRuntime, "client" | "scopes" | "warnings" | "claims">,
   applicationId: string,
   guildId: string | undefined,
   list: readonly IntendedCommand[],
@@ -326,14 +327,15 @@ export async function putScope(
       // caller's command: the write succeeds, the user is told.
       const name = String(e.intended["name"]);
       found = answer.find((c) => sameIdentity(c as unknown as Record<string, unknown>, e.intended));
-      const where = scopeName(applicationId, guildId);
+      const type = Number(e.intended["type"] ?? CommandType.CHAT_INPUT);
       await rt.warnings.warn(
-        found !== undefined
-          ? `${where}: the command "${name}" (id ${String(e.id)}), which this stack does not manage, ` +
-              `was deleted by another writer while the bulk overwrite was built, and the overwrite ` +
-              `made it again under the new id ${found.id}; delete it again if it should be gone`
-          : `${where}: the command "${name}" (id ${String(e.id)}), which this stack does not manage, ` +
-              `is not in the bulk overwrite's answer (another writer changed it meanwhile)`,
+        racedOverwriteWarning({
+          where: scopeName(applicationId, guildId),
+          name,
+          id: String(e.id),
+          newId: found?.id,
+          declaredBy: rt.claims.declaring(applicationId, guildId, type, name),
+        }),
       );
       if (found === undefined) {
         results.push({ ok: false, error: new Error(`the unmanaged command ${name} is gone`) });

@@ -1,6 +1,7 @@
 /**
  * Warnings the provider gives the user while an operation still succeeds (a bulk
- * overwrite that made again a command another writer deleted in its window: issue 39).
+ * overwrite that made again a command another writer deleted in its window: issue 39;
+ * its text tells the stack's own commands from another writer's, `racedOverwriteWarning`).
  *
  * How they reach the user, in both front doors: the engine starts the dynamic-provider
  * host (`pulumi-resource-pulumi-nodejs`) and the resource plugin with its own address as
@@ -16,6 +17,49 @@
 import type * as Grpc from "@grpc/grpc-js";
 import type * as EngineGrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import type * as EngineProto from "@pulumi/pulumi/proto/engine_pb";
+import type { Claim } from "./claims";
+import { claimLabels } from "./claims";
+
+/** A command a bulk overwrite carried, that another writer deleted in its window. */
+export interface RacedCommand {
+  /** The scope, as messages name it. */
+  readonly where: string;
+  readonly name: string;
+  /** The id the overwrite carried it by. */
+  readonly id: string;
+  /** The id the service made it again under; undefined when the answer lacks it. */
+  readonly newId: string | undefined;
+  /** The claim of the stack's resource that declares it, if one of this deployment does. */
+  readonly declaredBy: Claim | undefined;
+}
+
+/**
+ * The warning of a carried command that another writer deleted while the overwrite was
+ * built. Whose it is decides the advice: another writer's command is the user's to delete
+ * again; a command of the stack's own resource (another resource than the one writing)
+ * now has an id its state does not hold, which a refresh, then an `up`, takes over.
+ */
+export function racedOverwriteWarning(c: RacedCommand): string {
+  const command = `${c.where}: the command "${c.name}" (id ${c.id})`;
+  if (c.declaredBy !== undefined) {
+    const resource = claimLabels([c.declaredBy]).join("");
+    const what =
+      c.newId !== undefined
+        ? `was deleted by another writer while a bulk overwrite was built, and the overwrite made it again under the new id ${c.newId}`
+        : "is not in a bulk overwrite's answer (another writer changed it meanwhile)";
+    return (
+      `${command}, which this stack's resource ${resource} declares, ${what}; ` +
+      `the stack's state still holds the id ${c.id}: run \`pulumi refresh\`, then \`pulumi up\` ` +
+      "takes the command over by name"
+    );
+  }
+  return c.newId !== undefined
+    ? `${command}, which this stack does not manage, was deleted by another writer while the ` +
+        `bulk overwrite was built, and the overwrite made it again under the new id ${c.newId}; ` +
+        "delete it again if it should be gone"
+    : `${command}, which this stack does not manage, is not in the bulk overwrite's answer ` +
+        "(another writer changed it meanwhile)";
+}
 
 /** The engine's address among a plugin process's arguments (the last one), if any. */
 export function engineAddress(argv: readonly string[] = process.argv): string | undefined {

@@ -285,6 +285,34 @@ describe("the door the stack uses", () => {
       "discord-commands",
     );
     expect(ns("name: app\nruntime: yaml # a comment\n")).toBe("discord-commands");
+    expect(ns("name: app\nruntime: {name: python, options: {toolchain: pip}}\n")).toBe(
+      "discord-commands",
+    );
+    expect(ns('{"name": "app", "runtime": "go"}')).toBe("discord-commands");
+    expect(ns("name: app\nruntime: nodejs\npackages: {discord-commands: ./plugin}\n")).toBe(
+      "discord-commands",
+    );
+  });
+
+  test("any YAML form of a nodejs runtime is the dynamic resources' (issue 45)", () => {
+    for (const project of [
+      "name: app\nruntime: {name: nodejs, options: {typescript: true}}\n",
+      "name: app\nruntime: { name: 'nodejs' } # TypeScript\n",
+      "name: app\nruntime:\n  options:\n    typescript: true\n  name: nodejs\n",
+      "name: app\n'runtime': \"nodejs\"\n",
+      "name: app\nruntime: >-\n  nodejs\n",
+    ]) {
+      expect({ project, ns: ns(project) }).toEqual({ project, ns: "discord" });
+    }
+    // A nested key named like the plugin is not the packages: block.
+    expect(ns("name: app\nruntime: nodejs\nplugins:\n  packages:\n    discord-commands: x\n")).toBe(
+      "discord",
+    );
+    // Not YAML: no runtime, no packages (the stack's config decides).
+    expect(ns("name: app\nruntime: [nodejs\n", ["discord-commands:apiUrl"])).toBe(
+      "discord-commands",
+    );
+    expect(ns("name: app\nruntime: [nodejs\n")).toBe("discord");
   });
 
   test("a nodejs project: the namespace its stack config has keys in, else discord", () => {

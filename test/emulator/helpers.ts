@@ -40,9 +40,12 @@ export class Api {
       body = JSON.stringify(opts.body);
       headers["Content-Type"] ??= "application/json";
     }
-    const url = path.startsWith("/__emulator")
-      ? `${this.emu.url}${path}`
-      : `${this.emu.apiUrl}${path}`;
+    const control = path.startsWith("/__emulator");
+    // The control API takes a state change as JSON only, a request without a body too.
+    if (control && method !== "GET" && method !== "HEAD") {
+      headers["Content-Type"] ??= "application/json";
+    }
+    const url = control ? `${this.emu.url}${path}` : `${this.emu.apiUrl}${path}`;
     const res = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) });
     const text = await res.text();
     let parsed: unknown;

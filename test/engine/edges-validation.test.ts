@@ -2,10 +2,11 @@
  * Invalid programs fail `pulumi preview` through the real CLI, with the field path or
  * the resources involved in the message, and no write reaches the service:
  *  - a command that breaks a spec rule fails the provider's `check`;
- *  - program-wide problems (two resources claiming one name here; over 100 slash commands
- *    in a scope is test/provider/dynamicClaims.test.ts) are found in the dynamic-provider
- *    host's `check`, on the deployment's claims (provider/resources/dynamicProviders.ts,
- *    the plugin's `DeploymentClaims`).
+ *  - program-wide problems (two resources claiming one name here, two of one name under
+ *    different parents included; over 100 slash commands in a scope is
+ *    test/provider/dynamicClaims.test.ts) are found in the dynamic-provider host's `check`,
+ *    on the deployment's claims (provider/resources/dynamicProviders.ts, the plugin's
+ *    `DeploymentClaims`), each resource keyed by the URN its program computed.
  */
 import type { RunningEmulator } from "../../emulator";
 import { PulumiProgram } from "../../scripts/pulumiProgram";
@@ -82,6 +83,21 @@ new discord.GlobalCommand("user-ping", { name: "ping", type: discord.CommandType
   );
   expect(out).not.toContain("'user-ping'"); // another type may share the name
   expect(out).not.toMatch(/\n\s+at .*\(.*:\d+:\d+\)/);
+});
+
+test("two resources of one name under different parents, one name in one guild: preview fails naming each by its parent", async () => {
+  const team = (type: string) => `
+class ${type} extends pulumi.ComponentResource {
+  constructor(name: string) {
+    super("my:${type}", name, {});
+    new discord.GuildCommand("kick", { guildId: "${emu.guildId}", name: "kick", description: "Kick" }, { parent: this });
+  }
+}
+new ${type}("${type.toLowerCase()}");`;
+  const out = await failedPreview(team("TeamA") + team("TeamB"));
+  expect(out).toMatch(
+    /resources ('kick' \(under my:TeamA\), 'kick' \(under my:TeamB\)|'kick' \(under my:TeamB\), 'kick' \(under my:TeamA\)) all declare the CHAT_INPUT command 'kick' in guild /,
+  );
 });
 
 test("a token set in stack config as plain text fails preview, since the state would hold it unencrypted", async () => {

@@ -16,14 +16,14 @@ import type { SdkChoice, SdkOption } from "../../provider/schema";
 import type { WirePermission } from "../../provider/schema";
 import { readSettings } from "../../provider/resources/settings";
 import {
-  CONFIG,
   COMMAND_REPLACE_KEYS,
   GENERATED_NOTE,
   PERMISSIONS_REPLACE_KEYS,
-  pascalCase,
   SDK_NAMES,
-  token,
 } from "../../provider/package/schema";
+import { CONFIG } from "../../provider/package/config";
+import { token } from "../../provider/package/names";
+import { pascalCase } from "../../provider/package/wireTypes";
 import type {
   EnumTypeSpec,
   ObjectTypeSpec,

@@ -73,6 +73,26 @@ test("after the demo's deployment: the global scope as the picker lists it, a co
   await expect(page.locator(`#cmd-${ids.meme} summary`).innerText()).resolves.toContain("NSFW");
 });
 
+test("the page keeps to its own Content Security Policy: nothing refused, the live toggle laid out in a row", async () => {
+  const refused: string[] = [];
+  const listen = (message: { type(): string; text(): string }) => {
+    if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+  };
+  page.on("console", listen);
+  try {
+    await page.goto(pageUrl());
+    const toggle = page.locator("label:has(#live)");
+    await expect(
+      toggle.evaluate(
+        (label) => label.ownerDocument.defaultView?.getComputedStyle(label).flexDirection,
+      ),
+    ).resolves.toBe("row");
+  } finally {
+    page.off("console", listen);
+  }
+  expect(refused).toEqual([]);
+});
+
 test("the locale switch follows the service's fallbacks", async () => {
   await globalProvider.create(
     globalInputs(emu, {

@@ -9,6 +9,8 @@ import type { RunningEmulator } from "../../emulator";
 import { parseArgs } from "../../emulator/cli";
 import { resolveConfig } from "../../emulator/config";
 import { REDACTED, Redactor } from "../../emulator/page/redact";
+import { Store } from "../../emulator/store";
+import { authorizeUser } from "../emulator/helpers";
 
 function get(url: string, host?: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -94,7 +96,7 @@ describe("where the page is served", () => {
 });
 
 test("the redactor: configured secrets anywhere, credential keys, tokens in paths", () => {
-  const redactor = new Redactor(resolveConfig({}));
+  const redactor = new Redactor(new Store(resolveConfig({})).secrets());
   expect(redactor.text(`Bot ${DEFAULTS.botToken} and ${DEFAULTS.clientSecret}`)).toBe(
     `Bot ${REDACTED} and ${REDACTED}`,
   );
@@ -104,4 +106,49 @@ test("the redactor: configured secrets anywhere, credential keys, tokens in path
   expect(
     redactor.json({ token: "abc", data: { access_token: "x", name: DEFAULTS.userBearerToken } }),
   ).toEqual({ token: REDACTED, data: { access_token: REDACTED, name: REDACTED } });
+  // Leftmost and longest first, every occurrence; under 4 characters is no secret.
+  expect(new Redactor(["abcd", "abcdefgh", "xyz"]).text("-abcdefgh- abcdabcdab xyz")).toBe(
+    `-${REDACTED}- ${REDACTED}${REDACTED}ab xyz`,
+  );
+});
+
+test("tokens learned at run time are redacted on the page: a rotated bot token, issued access and refresh tokens", async () => {
+  const emu = await startEmulator({ rateLimits: false });
+  try {
+    const rotated = "rotated-bot-token-5Qx7";
+    emu.control.rotateBotToken(emu.applicationId, rotated);
+    const { access, refresh } = await authorizeUser(emu, "http://127.0.0.1:1/callback");
+    // A client that puts a token where it does not belong: the log keeps the path, and the
+    // refusal's body.
+    for (const token of [rotated, access, refresh]) {
+      await fetch(`${emu.apiUrl}/applications/${token}/commands`, {
+        headers: { Authorization: `Bot ${rotated}` },
+      });
+      await fetch(`${emu.apiUrl}/applications/${emu.applicationId}/commands`, {
+        method: "POST",
+        headers: { Authorization: `Bot ${rotated}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ name: token, description: "x" }),
+      });
+    }
+    expect(emu.requestLog().filter((e) => e.path.includes(access))).toHaveLength(1);
+    const page = await get(`${emu.url}/`);
+    const live = await get(`${emu.url}/__page/log.json?after=0`);
+    for (const shown of [page.body, live.body]) {
+      for (const token of [rotated, access, refresh]) expect(shown).not.toContain(token);
+      expect(shown).toContain(REDACTED);
+    }
+  } finally {
+    await emu.close();
+  }
+});
+
+test("the page has no style attribute: its Content Security Policy allows only its own stylesheet", async () => {
+  const emu = await startEmulator({ rateLimits: false });
+  try {
+    const page = await get(`${emu.url}/`);
+    expect(page.body).toContain('id="live"');
+    expect(page.body).not.toMatch(/<[^>]*\sstyle=/i);
+  } finally {
+    await emu.close();
+  }
 });

@@ -84,6 +84,7 @@ test("a failure before the batch is taken fails its operations; the scope's next
     scopes: runtime.scopes,
     scopeLocks: runtime.scopeLocks,
     warnings: runtime.warnings,
+    claims: runtime.claims,
   };
   const writer = new BulkWriter(flaky);
   const body = { name: "one", description: "One" };

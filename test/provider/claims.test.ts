@@ -1,8 +1,9 @@
 /**
- * The program-wide rules as pure functions (claims.ts), which both doors use: the SDK's
- * registry and the plugin's `DeploymentClaims`. One name per (application, scope, type);
- * 100 CHAT_INPUT, 15 USER, 15 MESSAGE, 1 PRIMARY_ENTRY_POINT per scope; no entry point in
- * a guild. Each problem once, naming every resource involved.
+ * The program-wide rules as pure functions (claims.ts), which both doors use on the
+ * runtime's `DeploymentClaims`, keyed by the resource's URN. One name per (application,
+ * scope, type); 100 CHAT_INPUT, 15 USER, 15 MESSAGE, 1 PRIMARY_ENTRY_POINT per scope; no
+ * entry point in a guild. Each problem once, naming every resource involved (two of one
+ * name under different parents told apart by their parents).
  */
 import type { Claim } from "../../provider/resources/claims";
 import { DeploymentClaims, problemsOf, problemsOfClaims } from "../../provider/resources/claims";
@@ -11,8 +12,12 @@ const APP = "1300000000000000001";
 const OTHER_APP = "1300000000000000009";
 const GUILD = "1400000000000000010";
 
+/** A resource's URN, at the top level or under a parent of type `parent`. */
+const urnOf = (resource: string, parent?: string): string =>
+  `urn:pulumi:dev::app::${parent === undefined ? "" : `${parent}$`}discord-commands:index:GuildCommand::${resource}`;
+
 function claim(resource: string, name: string, more: Partial<Claim> = {}): Claim {
-  return { resource, applicationId: APP, guildId: GUILD, type: 1, name, ...more };
+  return { urn: urnOf(resource), applicationId: APP, guildId: GUILD, type: 1, name, ...more };
 }
 
 describe("one name per application, scope and type", () => {
@@ -64,10 +69,12 @@ describe("the caps of a scope", () => {
 
   test("only the claims checked are judged, against all: a set's 60 meet 50 singles", () => {
     const singles = many(50);
-    const set = Array.from({ length: 60 }, (_, i) => claim(`set commands["s${i}"]`, `s${i}`));
+    const set = Array.from({ length: 60 }, (_, i) => claim("set", `s${i}`, { key: `s${i}` }));
     const problems = problemsOfClaims(set, [...singles, ...set]);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain("110 CHAT_INPUT commands");
+    expect(problems[0]).toContain(`'r0', `);
+    expect(problems[0]).toContain(`'set commands["s59"]'`);
   });
 
   test("an entry point in a guild, and two in the global scope", () => {
@@ -97,5 +104,46 @@ describe("DeploymentClaims (the plugin's view of one deployment)", () => {
     expect(clash[0]).toContain("resources 'set', 'single'");
     claims.release("urn:set");
     expect(claims.claim("urn:single", claim("single", "pong"))).toEqual([]);
+  });
+
+  test("two resources of one name under different parents are two claimants, told apart by their parents", () => {
+    const claims = new DeploymentClaims();
+    const kick = { applicationId: APP, guildId: GUILD, name: "kick", description: "Kick" };
+    expect(claims.checkCommand(urnOf("kick", "my:TeamA"), "guild", kick)).toEqual([]);
+    expect(claims.checkCommand(urnOf("kick", "my:Org$my:TeamB"), "guild", kick)).toEqual([
+      `resources 'kick' (under my:TeamA), 'kick' (under my:Org > my:TeamB) all declare the ` +
+        `CHAT_INPUT command 'kick' in guild ${GUILD} of application ${APP}: names are unique ` +
+        "per application, type and scope, and creating an existing name overwrites it",
+    ]);
+    // At the top level too; a name no other resource has needs no parents.
+    const third = claims.checkCommand(urnOf("kick"), "guild", kick);
+    expect(third[0]).toContain("'kick' (at the top level)");
+    expect(
+      claims.checkCommand(urnOf("ban", "my:TeamA"), "guild", { ...kick, name: "ban" }),
+    ).toEqual([]);
+  });
+
+  test("who fills a scope: each resource once, with its count, and the live commands none declares", () => {
+    const claims = new DeploymentClaims();
+    const set = Array.from({ length: 90 }, (_, i) => `s${i}`);
+    claims.checkScope(urnOf("set-guild"), {
+      applicationId: APP,
+      guildId: GUILD,
+      commands: Object.fromEntries(set.map((n) => [n, { name: n, description: n }])),
+    });
+    for (const n of ["extra-0", "extra-1"]) {
+      claims.checkCommand(urnOf(n), "guild", { applicationId: APP, guildId: GUILD, name: n });
+    }
+    const strays = Array.from({ length: 12 }, (_, i) => `stray${i}`);
+    expect(claims.whoDeclares(APP, GUILD, 1, [...set, "extra-1", ...strays])).toBe(
+      "the stack's resources checked so far declare 91 of them: 'set-guild' (90 commands), " +
+        "'extra-1'; 12 live commands no resource checked so far declares: " +
+        `${strays.slice(0, 10).join(", ")}, ...`,
+    );
+    // Another scope or type: nobody's.
+    expect(claims.whoDeclares(APP, undefined, 1, ["s1"])).toBe(
+      "1 live command no resource checked so far declares: s1",
+    );
+    expect(claims.whoDeclares(APP, GUILD, 1, [])).toBe("");
   });
 });

@@ -180,6 +180,27 @@ describe.each([dynamicDoor, pluginDoor])("the $namespace door", (door) => {
   });
 });
 
+test("the plugin's import without an application id names its key", async () => {
+  const rt = pluginDoor.configure({
+    "discord-commands:apiUrl": emu.apiUrl,
+    "discord-commands:botToken": emu.botToken,
+  });
+  const resources = pluginResources(rt);
+  for (const [token, id] of [
+    [TOKENS.globalCommand, "1300000000000000099"],
+    [TOKENS.guildCommand, `${emu.guildId}/1300000000000000099`],
+    [TOKENS.guildCommandPermissions, `${emu.guildId}/1300000000000000099`],
+  ] as const) {
+    const err = (await rejection(
+      resources.get(token)?.read(id, undefined) ?? Promise.resolve(),
+    )) as Error;
+    expect(err.message).toContain(
+      "`discord-commands:applicationId` (pulumi config set discord-commands:applicationId <id>)",
+    );
+    expect(err.message).not.toMatch(/(?<![\w-])discord:/);
+  }
+});
+
 test("the plugin's CheckConfig names its keys", () => {
   const rt = runtime();
   expect(rt.checkConfiguration(pluginStackConfig({ timeoutMs: "soon" }, new Map()))).toEqual([

@@ -1,8 +1,8 @@
 /**
  * The program-wide checks of the dynamic resources, where they are made: in the
  * dynamic-provider host's `check` (provider/resources/dynamicProviders.ts), on the same
- * `DeploymentClaims` as the plugin, each resource naming itself in the hidden input
- * `__claimant`. The host runs every dynamic resource's `check` of a deployment in one
+ * `DeploymentClaims` as the plugin, each resource naming itself by its URN in the hidden
+ * input `__claimant` (the program computes it: test/provider/registrationOrder.test.ts). The host runs every dynamic resource's `check` of a deployment in one
  * process, so each check is judged against every claim checked before it: a problem
  * fails at least the later resource, naming every resource involved (moved from the
  * program-side registry's tests, test/provider/registry.test.ts, with the same problems).
@@ -24,6 +24,12 @@ beforeEach(async () => {
   providers = (await import("../../provider/resources/dynamicProviders")).dynamicProviders;
 });
 
+/** The URN the program computes for a dynamic resource, under a parent of type `parent`. */
+function urnOf(kind: string, resource: string, parent?: string): string {
+  const type = `pulumi-nodejs:dynamic/discord:${kind}`;
+  return `urn:pulumi:dev::app::${parent === undefined ? "" : `${parent}$`}${type}::${resource}`;
+}
+
 interface Checked {
   inputs: Bag;
   /** The failures' reasons, one per line. */
@@ -33,10 +39,11 @@ interface Checked {
 async function checkCommand(
   resource: string,
   name: string,
-  extra: { type?: number; guild?: string } = {},
+  extra: { type?: number; guild?: string; parent?: string } = {},
 ): Promise<Checked> {
+  const kind = extra.guild === undefined ? "GlobalCommand" : "GuildCommand";
   const inputs: Bag = {
-    __claimant: resource,
+    __claimant: urnOf(kind, resource, extra.parent),
     applicationId: APP,
     name,
     ...(extra.type === undefined || extra.type === 4 ? { description: "A command" } : {}),
@@ -57,7 +64,7 @@ async function checkScope(
   const result = await providers.scopeCommands.check(
     {},
     {
-      __claimant: resource,
+      __claimant: urnOf("ScopeCommands", resource),
       applicationId: APP,
       ...(guild === undefined ? {} : { guildId: guild }),
       commands,
@@ -162,6 +169,16 @@ describe("program-wide checks in the dynamic-provider host", () => {
     expect((await checkCommand("global-ping", "ping")).problems).toBe("");
     expect((await checkCommand("guild-ping", "ping", { guild: GUILD })).problems).toBe("");
     expect((await checkCommand("user-ping", "ping", { type: 2 })).problems).toBe("");
+  });
+
+  test("two resources of one name under different parents are two claimants, told apart", async () => {
+    expect(
+      (await checkCommand("kick", "kick", { guild: GUILD, parent: "my:TeamA" })).problems,
+    ).toBe("");
+    const second = await checkCommand("kick", "kick", { guild: GUILD, parent: "my:TeamB" });
+    expect(second.problems).toContain(
+      "resources 'kick' (under my:TeamA), 'kick' (under my:TeamB) all declare the CHAT_INPUT command 'kick'",
+    );
   });
 
   test("resources of two kinds with one name are two claimants", async () => {

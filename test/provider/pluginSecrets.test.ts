@@ -5,16 +5,12 @@
  * (check's inputs, create's, update's and read's properties), no failure quotes it, and
  * CheckConfig marks every credential secret, however it was set. The engine tests prove the same end to end with `pulumi stack export`.
  */
-import * as grpc from "@grpc/grpc-js";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
-import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import type { RunningEmulator } from "../../emulator";
-import { startEmulator } from "../../emulator";
-import { servePlugin } from "../../provider/plugin/server";
 import { withSecretCredentials, withSecrets } from "../../provider/plugin/secrets";
-import { isRecord, isSecretValue, secretValue } from "../../provider/resources/propertyBags";
-import { ProviderRuntime } from "../../provider/resources/runtime";
+import { isSecretValue, secretValue } from "../../provider/resources/propertyBags";
+import { clearText, PluginUnderTest, struct } from "./pluginClient";
 
 const GUILD_URN = "urn:pulumi:dev::bot::discord-commands:index:GuildCommand::poll";
 const PERMS_URN = "urn:pulumi:dev::bot::discord-commands:index:GuildCommandPermissions::poll";
@@ -23,35 +19,11 @@ const SECRET_LOCALIZED = "geheime-beschreibung-9a2e";
 const SECRET_CHOICE = "secret-choice-name-77b1";
 const SECRET_ROLE = "1400000000000004242";
 
-/** `value` with every secret-marked subtree removed: what the engine would keep in clear. */
-function inClear(value: unknown): unknown {
-  if (isSecretValue(value)) return "[secret]";
-  if (Array.isArray(value)) return value.map(inClear);
-  if (isRecord(value))
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, inClear(v)]));
-  return value;
-}
-
-function clearText(value: unknown): string {
-  return JSON.stringify(inClear(value));
-}
-
+let plugin: PluginUnderTest;
 let emu: RunningEmulator;
-let rt: ProviderRuntime;
-let server: grpc.Server;
-let client: provrpc.ResourceProviderClient;
-
-type Callback<Res> = (err: grpc.ServiceError | null, res: Res) => void;
 
 function call<Req, Res>(method: string, req: Req): Promise<Res> {
-  const fn = (client as unknown as Record<string, (r: Req, cb: Callback<Res>) => void>)[method];
-  return new Promise((resolve, reject) => {
-    fn!.call(client, req, (err, res) => (err ? reject(err) : resolve(res)));
-  });
-}
-
-function struct(value: Record<string, unknown>): Struct {
-  return Struct.fromJavaScript(value as Parameters<typeof Struct.fromJavaScript>[0]);
+  return plugin.call(method, req);
 }
 
 async function checkConfig(news: Record<string, unknown>): Promise<provproto.CheckResponse> {
@@ -61,19 +33,8 @@ async function checkConfig(news: Record<string, unknown>): Promise<provproto.Che
   return call("checkConfig", req);
 }
 
-async function check(urn: string, news: Record<string, unknown>): Promise<provproto.CheckResponse> {
-  const req = new provproto.CheckRequest();
-  req.setUrn(urn);
-  req.setNews(struct(news));
-  return call("check", req);
-}
-
-async function create(urn: string, props: Struct): Promise<provproto.CreateResponse> {
-  const req = new provproto.CreateRequest();
-  req.setUrn(urn);
-  req.setProperties(props);
-  return call("create", req);
-}
+const check = (urn: string, news: Record<string, unknown>) => plugin.check(urn, news);
+const create = (urn: string, props: Struct) => plugin.create(urn, props);
 
 function commandNews(description: unknown): Record<string, unknown> {
   return {
@@ -97,31 +58,12 @@ function commandNews(description: unknown): Record<string, unknown> {
 }
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, rateLimits: false });
-  rt = new ProviderRuntime();
-  const served = await servePlugin(rt);
-  server = served.server;
-  client = new provrpc.ResourceProviderClient(
-    `127.0.0.1:${served.port}`,
-    grpc.credentials.createInsecure(),
-  );
-  const req = new provproto.ConfigureRequest();
-  req.setArgs(
-    struct({
-      apiUrl: emu.apiUrl,
-      applicationId: emu.applicationId,
-      botToken: secretValue(emu.botToken),
-      bearerToken: secretValue(emu.userBearerToken),
-    }),
-  );
-  await call("configure", req);
+  plugin = await PluginUnderTest.start();
+  emu = plugin.emu;
 });
 
 afterAll(async () => {
-  client?.close();
-  server?.forceShutdown();
-  await rt?.close();
-  await emu?.close();
+  await plugin?.close();
 });
 
 describe("a secret nested in a resource's inputs stays marked", () => {
@@ -205,11 +147,18 @@ describe("a secret nested in a resource's inputs stays marked", () => {
 });
 
 describe("withSecrets", () => {
-  test("an array whose length changed, or a value that moved, is marked whole", () => {
-    const input = { options: [{ description: secretValue("moved-secret") }] };
-    const out = withSecrets({ options: [], elsewhere: { text: "has moved-secret in it" } }, input);
-    expect(isSecretValue(out["options"])).toBe(true);
+  test("a list item that matches no input item is marked whole when an unmatched one held a secret; a value that moved marks its property", () => {
+    const input = { options: [{ name: "a", description: secretValue("moved-secret") }] };
+    const out = withSecrets(
+      {
+        options: [{ name: "b", description: "changed" }],
+        elsewhere: { text: "has moved-secret in it" },
+      },
+      input,
+    );
+    expect(isSecretValue((out["options"] as unknown[])[0])).toBe(true);
     expect(isSecretValue(out["elsewhere"])).toBe(true);
+    expect(withSecrets({ options: [] }, input)).toEqual({ options: [] }); // nothing left to hide
   });
 
   test("the kept user tokens are secret whatever came in", () => {

@@ -1,13 +1,14 @@
 /**
  * The order in which the program hands its commands to the engine (sdk/registrationOrder.ts),
  * with Pulumi's mocks standing in for the engine: each command resource's `__claimant`
- * resolves once every resource registered so far has settled, and then in turn. The
+ * (its URN) resolves once every resource registered so far has settled, and then in turn. The
  * program-wide checks themselves are made in the provider's `check`
  * (test/provider/dynamicClaims.test.ts, test/provider/claims.test.ts).
  */
 import * as pulumi from "@pulumi/pulumi";
 import { GlobalCommand, GuildCommand } from "../../sdk/resources";
 import { inTurn, releaseGroups } from "../../sdk/registrationOrder";
+import { dynamicProviders } from "../../provider/resources/dynamicProviders";
 import { useEchoMocks } from "../helpers/pulumiMocks";
 
 const APP = "1300000000000000001";
@@ -66,7 +67,7 @@ describe("the registration order", () => {
     expect(known).toEqual({ value: "known" });
   });
 
-  test("a secret name leaves the claimant (the resource's name) plain", async () => {
+  test("a secret name leaves the claimant (the resource's URN) plain", async () => {
     const released = claim("hidden", pulumi.secret("ping") as unknown as string);
     expect(await settle(released)).toEqual({ value: "hidden" });
     expect(await (released as unknown as OutputInternals<string>).isSecret).toBe(false);
@@ -130,6 +131,48 @@ describe("the registration order", () => {
       }),
     );
     expect(results.map((r) => r.value)).toEqual(names);
+  });
+
+  test("two resources of one name under different parents hand the host their URNs: their duplicate name is found", async () => {
+    class TeamA extends pulumi.ComponentResource {
+      constructor(name: string) {
+        super("my:TeamA", name, {});
+      }
+    }
+    class TeamB extends pulumi.ComponentResource {
+      constructor(name: string) {
+        super("my:TeamB", name, {});
+      }
+    }
+    const kick = { applicationId: APP, guildId: GUILD, name: "kick", description: "Kick" };
+    const commands = [
+      new GuildCommand("kick", kick, { parent: new TeamA("a") }),
+      new GuildCommand("kick", kick, { parent: new TeamB("b") }),
+      new GuildCommand("kick-top", kick),
+    ];
+    const claimants = await Promise.all(
+      commands.map((c) =>
+        settle((c as unknown as { __claimant: pulumi.Output<string> }).__claimant),
+      ),
+    );
+    const urns = await Promise.all(commands.map((c) => settle(c.urn)));
+    // Each one's URN, as the engine gives it (the mocks', here).
+    expect(claimants).toEqual(urns);
+    expect(new Set(claimants.map((c) => c.value)).size).toBe(3);
+    // The host's check of each (what the engine hands it): the duplicate name is found.
+    const problems: string[] = [];
+    for (const c of claimants) {
+      const checked = await dynamicProviders.guildCommand.check(
+        {},
+        { ...kick, __claimant: c.value },
+      );
+      problems.push(checked.failures.map((f) => f.reason).join("\n"));
+    }
+    expect(problems[0]).toBe("");
+    expect(problems[1]).toContain(
+      "resources 'kick' (under my:TeamA), 'kick' (under my:TeamB) all declare the CHAT_INPUT command 'kick'",
+    );
+    expect(problems[2]).toContain("'kick-top'");
   });
 
   test("the resource classes hand the engine their claimant, and their name as declared", async () => {

@@ -1,11 +1,15 @@
 /**
  * What check and diff can know about the per-scope limits (scopeLimits.ts), against the
- * emulator: a new command that would pass the count limit fails check naming the scope;
+ * emulator: a new command that would pass the count limit fails check naming the scope,
+ * the stack's resources that fill it and the live commands none of them declares;
  * more than 200 creates in one guild fail check; a rename in a full scope asks for
  * delete-before-replace; and no request is made when nothing is created or renamed.
  */
 import type { RunningEmulator } from "../../emulator";
 import { Api } from "../emulator/helpers";
+import { pluginResources, TOKENS } from "../../provider/plugin/resources";
+import { scopeCommandsProvider } from "../../provider/resources/scopeCommandsLifecycle";
+import type { Bag } from "./helpers";
 import {
   configureAll,
   guildInputs,
@@ -101,6 +105,85 @@ describe("check of a new command", () => {
     expect(last).toContain("this deployment creates 201 commands");
     expect(last).toContain("daily create limit (200 per day per guild)");
     expect(requests(emu, "GET")).toHaveLength(1);
+  });
+});
+
+describe("a full scope's message names who fills it", () => {
+  const urn = (type: string, name: string): string =>
+    `urn:pulumi:dev::app::discord-commands:index:${type}::${name}`;
+
+  test("a set of 90, 11 single commands and a stray: the failing one names the set and the singles (issue 45)", async () => {
+    // Live: a set of 90 (a ScopeCommands), the single `extra-0`, and `stray`, no one's.
+    await fill(0);
+    const setInputs: Bag = {
+      applicationId: emu.applicationId,
+      guildId: emu.guildId,
+      commands: Object.fromEntries(
+        Array.from({ length: 90 }, (_, i) => [`s${i}`, slashArgs(`s${i}`)]),
+      ),
+    };
+    const set = await scopeCommandsProvider(runtime).create(setInputs);
+    await guildProvider.create(guildInputs(emu, slashArgs("extra-0")));
+    await api.post(`${api.guild}/commands`, slashArgs("stray"));
+
+    // The next deployment, through the plugin (the claims are the runtime's, in both doors):
+    // the set and extra-0 as they are, then extra-1... new, until one passes the cap.
+    await configureAll(emu);
+    const resources = pluginResources(runtime);
+    const setResource = resources.get(TOKENS.scopeCommands);
+    const single = resources.get(TOKENS.guildCommand);
+    if (setResource === undefined || single === undefined) throw new Error("no resources");
+    expect(
+      (await setResource.check(urn("ScopeCommands", "set-guild"), set.outs, setInputs)).failures,
+    ).toEqual([]);
+    const reasons: string[] = [];
+    for (let i = 0; i <= 10; i++) {
+      const inputs = guildInputs(emu, slashArgs(`extra-${i}`));
+      const verdict = await single.check(
+        urn("GuildCommand", `extra-${i}`),
+        i === 0 ? inputs : {},
+        inputs,
+      );
+      reasons.push(verdict.failures.map((f) => f.reason).join("\n"));
+    }
+    expect(reasons.slice(0, 9)).toEqual(Array.from({ length: 9 }, () => ""));
+    const extras = Array.from({ length: 9 }, (_, i) => `'extra-${i}'`).join(", ");
+    expect(reasons[9]).toBe(
+      `guild ${emu.guildId} (application ${emu.applicationId}) would hold 101 CHAT_INPUT ` +
+        "commands (the limit is 100): 92 live now, and this deployment adds 9. Besides this one, " +
+        `the stack's resources checked so far declare 99 of them: 'set-guild' (90 commands), ${extras}; ` +
+        "1 live command no resource checked so far declares: stray. The engine runs creates " +
+        "before it deletes removed resources, so remove commands (or delete the ones no stack " +
+        "manages) in an earlier `pulumi up`",
+    );
+  });
+
+  test("a set that would pass the cap names the stack's resources among the commands it does not manage", async () => {
+    await fill(0);
+    for (const n of ["one", "two"]) await guildProvider.create(guildInputs(emu, slashArgs(n)));
+    await api.post(`${api.guild}/commands`, slashArgs("stray"));
+    await configureAll(emu);
+    const resources = pluginResources(runtime);
+    const single = resources.get(TOKENS.guildCommand);
+    const setResource = resources.get(TOKENS.scopeCommands);
+    if (setResource === undefined || single === undefined) throw new Error("no resources");
+    for (const n of ["one", "two"]) {
+      const inputs = guildInputs(emu, slashArgs(n));
+      expect((await single.check(urn("GuildCommand", n), inputs, inputs)).failures).toEqual([]);
+    }
+    const setInputs: Bag = {
+      applicationId: emu.applicationId,
+      guildId: emu.guildId,
+      commands: Object.fromEntries(
+        Array.from({ length: 98 }, (_, i) => [`s${i}`, slashArgs(`s${i}`)]),
+      ),
+    };
+    const verdict = await setResource.check(urn("ScopeCommands", "set-guild"), {}, setInputs);
+    expect(verdict.failures.map((f) => f.reason).join("\n")).toContain(
+      "98 declared here and 3 there already that this resource does not manage (the stack's " +
+        "resources checked so far declare 2 of them: 'one', 'two'; 1 live command no resource " +
+        "checked so far declares: stray); remove those or declare fewer",
+    );
   });
 });
 

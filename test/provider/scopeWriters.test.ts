@@ -10,7 +10,8 @@
  * - another client creating a command every 250 ms during a bulk deployment of 100 single
  *   commands (8 engine slots) loses at most one;
  * - a command another writer deletes between a set's list GET and its PUT is made again by
- *   the PUT: the write succeeds, with one warning line naming it and its new id.
+ *   the PUT: the write succeeds, with one warning line naming it and its new id, and, for a
+ *   command of the stack's own resource, that resource and a refresh instead of a delete.
  */
 import * as grpc from "@grpc/grpc-js";
 import * as engrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
@@ -18,6 +19,7 @@ import type * as engproto from "@pulumi/pulumi/proto/engine_pb";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import type { RunningEmulator } from "../../emulator";
 import type { RequestLogEntry } from "../../emulator";
+import { pluginResources, TOKENS } from "../../provider/plugin/resources";
 import { commandKey, scopeCommandsProvider } from "../../provider/resources/scopeCommandsLifecycle";
 import { engineAddress, engineSink, Warnings } from "../../provider/resources/warnings";
 import { Api, rec, str } from "../emulator/helpers";
@@ -315,6 +317,47 @@ describe("a bulk overwrite raced by another writer (issue 39)", () => {
     expect(warned[0]).toContain(`"victim" (id ${str(victim["id"])})`);
     expect(warned[0]).toContain(`under the new id ${str(again?.["id"])}`);
     expect(warned[0]).toContain(`guild ${emu.guildId}`);
+  });
+
+  test("a command of the stack's own resource, deleted in that window: the warning names the resource and says refresh, not delete", async () => {
+    emu.control.reset();
+    let set = await deployment();
+    const mine = await guildProvider.create(guildInputs(emu, slashArgs("mine")));
+    const names = ["a", "b", "c"];
+    const created = await set.create(setInputs(setCommands(names, (x) => `The ${x}`)));
+
+    // The next deployment checks both resources (the claims), then the set's update races.
+    set = await deployment();
+    const single = pluginResources(runtime).get(TOKENS.guildCommand);
+    if (single === undefined) throw new Error("no GuildCommand");
+    const mineInputs = guildInputs(emu, slashArgs("mine"));
+    const mineUrn = "urn:pulumi:dev::app::my:Team$discord-commands:index:GuildCommand::mine";
+    expect((await single.check(mineUrn, mine.outs, mineInputs)).failures).toEqual([]);
+    emu.control.setFaults({
+      rules: [
+        {
+          route: "listGuildCommands",
+          action: { type: "delay", ms: 300 },
+          times: 1,
+          phase: "after",
+        },
+      ],
+    });
+    const changed = setCommands(names, (x) => `The ${x}, changed`);
+    const update = set.update(created.id, created.outs, setInputs(changed));
+    await sleep(100);
+    expect((await api.call("DELETE", `${api.guild}/commands/${mine.id}`)).status).toBe(204);
+    await update;
+    emu.control.clearFaults();
+
+    const again = [...liveGuild().values()].find((c) => c["name"] === "mine");
+    expect(warned).toEqual([
+      `guild ${emu.guildId} (application ${emu.applicationId}): the command "mine" (id ${mine.id}), ` +
+        "which this stack's resource 'mine' declares, was deleted by another writer while a bulk " +
+        `overwrite was built, and the overwrite made it again under the new id ${str(again?.["id"])}; ` +
+        `the stack's state still holds the id ${mine.id}: run \`pulumi refresh\`, then \`pulumi up\` ` +
+        "takes the command over by name",
+    ]);
   });
 
   test("the same race under a bulk batch of single commands: made again, one warning", async () => {
