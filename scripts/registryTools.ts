@@ -9,17 +9,17 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { findGo } from "./goModules";
+import { findPython } from "./pythonVenv";
 import {
   cacheRoot,
   elapsed,
-  findGo,
-  findPython,
   PROJECT_ROOT,
   run,
   SetupError,
   toolchainDir,
   withLock,
-} from "./toolchain";
+} from "./setupCommon";
 
 export const REGISTRY_VENV = path.join(PROJECT_ROOT, ".work", "venv-registries");
 const REQUIREMENTS = toolchainDir("registries", "requirements.txt");

@@ -45,7 +45,6 @@ const RATCHET: Ratchet = {
     "provider/resources/bulkWriter.ts": 554,
     "provider/resources/scopeCommandsLifecycle.ts": 585,
     "provider/schema/fields.ts": 582,
-    "scripts/package.ts": 511,
   },
   circles: [
     [

@@ -20,7 +20,8 @@ import { PLUGIN_PLATFORMS, pluginArchiveName } from "../../scripts/packagePlugin
 import { PulumiProgram } from "../../scripts/pulumiProgram";
 import { requireRegistryTools } from "../../scripts/registryTools";
 import { pluginChecksumsName } from "../../scripts/releaseTargets";
-import { findPython, PROJECT_ROOT, requireToolchain } from "../../scripts/toolchain";
+import { findPython } from "../../scripts/pythonVenv";
+import { PROJECT_ROOT, requireToolchain } from "../../scripts/toolchain";
 import { configurePluginStack } from "./lifecycle.helpers";
 import type { RunningServer } from "./releaseRegistries.helpers";
 import {
