@@ -18,9 +18,25 @@ if (
 ) {
   nodeModule.enableCompileCache();
 }
-require("../dist/provider/plugin/main.js")
-  .main()
-  .catch((err) => {
+// A damaged installation (a module missing, an archive published under another version)
+// is answered with one clear line, not a stack trace (installCheck.js says how).
+const installCheck = require("./installCheck.js");
+const pluginRoot = require("node:path").resolve(__dirname, "..");
+const problem = installCheck.installProblem(pluginRoot);
+let provider;
+if (problem === undefined) {
+  try {
+    provider = require("../dist/provider/plugin/main.js");
+  } catch (err) {
+    if (!err || err.code !== "MODULE_NOT_FOUND") throw err;
+    installCheck.serveRefusal(installCheck.missingModuleProblem(pluginRoot, err));
+  }
+} else {
+  installCheck.serveRefusal(problem);
+}
+if (provider !== undefined) {
+  provider.main().catch((err) => {
     console.error(err instanceof Error ? err.message : String(err));
     process.exit(1);
   });
+}

@@ -3,8 +3,9 @@
  * the Pulumi CLI matching `@pulumi/pulumi`, its language hosts (Node.js, Python, Go,
  * YAML), the dynamic-provider plugin script and the Python virtual environment are
  * available, building them offline if needed, and builds the package into `dist/`. For
- * the tests also the CLIs at the ends of the tested Pulumi range and Chromium; `--demo`
- * (before `npm start`) leaves those two out: the demo needs neither.
+ * the tests also the CLIs at the ends of the tested Pulumi range, Chromium, pypiserver and
+ * actionlint (scripts/registryTools.ts); `--demo` (before `npm start`) leaves those out:
+ * the demo needs none of them.
  * Idempotent; seconds when everything is already there. A step that cannot be done
  * stops with one message that says what to install.
  */
@@ -17,6 +18,7 @@ import {
   SetupError,
 } from "./toolchain";
 import { ensureBrowser } from "./browser";
+import { ensureRegistryTools } from "./registryTools";
 import { ensureRangeToolchains } from "./versionRange";
 
 async function main(): Promise<void> {
@@ -29,6 +31,8 @@ async function main(): Promise<void> {
     if (!forDemo) await ensureRangeToolchains(tc, log);
     buildPackage(log);
     if (!forDemo) ensureBrowser(log);
+    // The registries the release test publishes to (pypiserver) and actionlint.
+    if (!forDemo) await ensureRegistryTools(log);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const hosts = OTHER_LANGUAGES.filter((lang) => tc.languageHosts[lang]);
     const venv = tc.pythonVenv ? path.relative(PROJECT_ROOT, tc.pythonVenv) : "none";

@@ -27,19 +27,22 @@ import { TypeCollector } from "./wireTypes";
 export { PACKAGE_NAME } from "./names";
 
 /**
- * The repository releases are published from: the Go SDK's module path (the module is the
- * repository's `sdks/go`, tagged `sdks/go/v<version>`) and the plugin's download URL (a
- * GitHub release `v<version>` holding the archives of `npm run package`) derive from it.
- * A placeholder until the first release: a maintainer sets the real owner here, then runs
- * `npm run generate`.
+ * The repository releases are published from: the Go SDK's module path and the plugin's
+ * download URL derive from it. A placeholder until the first release: a maintainer sets the
+ * real owner here, then runs `npm run generate`.
  */
 export const RELEASE_REPOSITORY = {
   owner: "pulumi-discord-commands",
   name: "pulumi-discord-commands",
 } as const;
 
-/** Where the engine downloads a missing plugin from (`pulumi-resource-<name>-v<version>-<os>-<arch>.tar.gz`). */
-export const PLUGIN_DOWNLOAD_URL = `github://api.github.com/${RELEASE_REPOSITORY.owner}/${RELEASE_REPOSITORY.name}`;
+/**
+ * Where the engine downloads a missing plugin from (`<url>/pulumi-resource-<name>-v<version>-<os>-<arch>.tar.gz`):
+ * the release workflow's `--plugin-server`, the repository's `release-site` branch as GitHub
+ * Pages serves it (.github/workflows/release.yml). A release to other servers sets its own
+ * in every artifact (`npm run release -- --plugin-server <url>`).
+ */
+export const PLUGIN_DOWNLOAD_URL = `https://${RELEASE_REPOSITORY.owner}.github.io/${RELEASE_REPOSITORY.name}/plugins`;
 
 /** Language package names: the npm name `pulumi-discord-commands` is the dynamic-resource package. */
 export const SDK_NAMES = {

@@ -53,7 +53,7 @@ export function getVersion(): string {
 
 /** @internal */
 export function resourceOptsDefaults(): any {
-    return { version: getVersion(), pluginDownloadURL: "github://api.github.com/pulumi-discord-commands/pulumi-discord-commands" };
+    return { version: getVersion(), pluginDownloadURL: "https://pulumi-discord-commands.github.io/pulumi-discord-commands/plugins" };
 }
 
 /** @internal */

@@ -41,7 +41,6 @@ const RATCHET: Ratchet = {
     "cli/authorize.ts": 535,
     "provider/resources/scopeCommandsLifecycle.ts": 561,
     "provider/schema/fields.ts": 582,
-    "scripts/package.ts": 511,
   },
   circles: [],
 };

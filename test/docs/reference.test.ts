@@ -94,11 +94,24 @@ describe("the reference's examples", () => {
       "        failed[name] = traceback.format_exc(limit=1)",
       "print(json.dumps(failed))",
     ].join("\n");
+    // The SDK reads its version from its installed metadata (importlib.metadata): beside
+    // the source on PYTHONPATH, a dist-info naming it, so the test needs no install into
+    // the venv (which a fresh venv lacks until a test installs the SDK).
+    const meta = fs.mkdtempSync(path.join(os.tmpdir(), "reference-python-"));
+    const version = packageSchema().version;
+    const distInfo = path.join(meta, `pulumi_discord_commands-${version}.dist-info`);
+    fs.mkdirSync(distInfo);
+    fs.writeFileSync(
+      path.join(distInfo, "METADATA"),
+      `Metadata-Version: 2.1\nName: pulumi_discord_commands\nVersion: ${version}\n`,
+    );
+    const pythonPath = [path.join(ROOT, "sdks", "python"), meta].join(path.delimiter);
     const run = spawnSync(python, ["-c", harness], {
       input: JSON.stringify(Object.fromEntries(each("python"))),
-      env: { ...process.env, PYTHONPATH: path.join(ROOT, "sdks", "python") },
+      env: { ...process.env, PYTHONPATH: pythonPath },
       encoding: "utf8",
     });
+    fs.rmSync(meta, { recursive: true, force: true });
     expect(run.stderr).not.toMatch(/Traceback/);
     const failed = JSON.parse(run.stdout.trim().split("\n").pop() ?? "{}") as Record<
       string,

@@ -1,16 +1,11 @@
 /**
- * The release artifacts of `npm run package` (scripts/package.ts), installed as a user
- * installs them, each into a clean folder outside this checkout (so no module of the
- * repository is found by walking up from the program or the plugin), and deployed
- * against the emulator through the real CLI:
- * - the plugin archive by `pulumi plugin install resource discord-commands <version>
- *   --file`, into this test's own PULUMI_HOME; every program below finds it there by
- *   name and version, with no `packages:` path;
- * - YAML on the installed plugin alone;
- * - Python on the wheel, pip-installed into a fresh virtual environment;
- * - Go on the module, fetched by `go get` from the artifacts' module-proxy folder;
- * - TypeScript (JavaScript) on the npm tarball, npm-installed.
- * One create and destroy per language, one emulator for all.
+ * The release artifacts of `npm run package` (scripts/package.ts): their names and
+ * versions, the plugin's download URL each names, and the from-a-checkout route
+ * (CONTRIBUTING.md): the plugin archive installed by `pulumi plugin install resource
+ * discord-commands <version> --file` into this test's own PULUMI_HOME, a YAML program
+ * deployed on it against the emulator with no `packages:` path, the sdist built into the
+ * wheel, and `pulumi package add` of the installed plugin. Installing each SDK from its
+ * registry, and the engine fetching the plugin by itself, is test/engine/release.test.ts.
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -18,18 +13,23 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
 import { startEmulator } from "../../emulator";
-import type { Artifacts } from "../../scripts/package";
-import { buildArtifacts, PLUGIN_PLATFORMS } from "../../scripts/package";
+import { PLUGIN_PLATFORMS, pluginArchiveName } from "../../scripts/package";
 import { engineEnv, PulumiProgram, setAutomaticLogs } from "../../scripts/pulumiProgram";
 import { PROJECT_ROOT, PYTHON_VENV, requireToolchain } from "../../scripts/toolchain";
+import { PLUGIN_DOWNLOAD_URL, SDK_NAMES } from "../../provider/package/schema";
+
+const PYTHON = path.join(PYTHON_VENV, "bin", "python");
 import { configurePluginStack } from "../engine/lifecycle.helpers";
 
 jest.setTimeout(600_000);
 
+/** A release's plugin server: every artifact must name it, and none the schema's own URL. */
+const PLUGIN_SERVER = "http://127.0.0.1:9/discord-commands/plugins";
+
 /** Everything of this test lives here: outside the checkout, removed at the end. */
 let root: string;
 let home: string;
-let artifacts: Artifacts;
+let artifacts: Built;
 let emu: RunningEmulator;
 
 interface Run {
@@ -97,6 +97,66 @@ async function deploysAndDestroys(
   expect(liveNamed(name)).toBeUndefined();
 }
 
+/** The artifacts' paths, as `npm run package` names them. */
+interface Built {
+  readonly version: string;
+  readonly dir: string;
+  readonly pluginArchives: Readonly<Record<string, string>>;
+  readonly pythonWheel: string;
+  readonly pythonSdist: string;
+  readonly nodeTarball: string;
+  readonly npmTarball: string;
+  readonly goModule: string;
+  readonly goVersion: string;
+  readonly goZip: string;
+}
+
+/**
+ * `npm run package` as on a machine where only `npm ci` ran: PATH holds node and npm alone
+ * (no Python, no Pulumi CLI, no Go, no tar), and nothing of setup is asked for.
+ */
+async function packageWithoutPythonOrPulumi(out: string): Promise<Built> {
+  const bin = path.join(root, "bin-node-npm");
+  fs.mkdirSync(bin);
+  const which = (name: string) =>
+    (process.env["PATH"] ?? "")
+      .split(path.delimiter)
+      .map((dir) => path.join(dir, name))
+      .find((file) => fs.existsSync(file)) ?? name;
+  fs.symlinkSync(process.execPath, path.join(bin, "node"));
+  fs.symlinkSync(which("npm"), path.join(bin, "npm"));
+  const tsNode = path.join(PROJECT_ROOT, "node_modules", "ts-node", "dist", "bin.js");
+  const args = [tsNode, "--transpile-only", path.join(PROJECT_ROOT, "scripts", "package.ts")];
+  const env = { HOME: process.env["HOME"] ?? root, PATH: bin };
+  const res = await ok(
+    process.execPath,
+    [...args, "--out", out, "--plugin-server", PLUGIN_SERVER],
+    PROJECT_ROOT,
+    env,
+  );
+  console.log(res.stdout);
+  const version = (
+    JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8")) as {
+      version: string;
+    }
+  ).version;
+  const goModule = SDK_NAMES.goModule;
+  return {
+    version,
+    dir: out,
+    pluginArchives: Object.fromEntries(
+      PLUGIN_PLATFORMS.map((p) => [p, path.join(out, pluginArchiveName(version, p))]),
+    ),
+    pythonWheel: path.join(out, `pulumi_discord_commands-${version}-py3-none-any.whl`),
+    pythonSdist: path.join(out, `pulumi_discord_commands-${version}.tar.gz`),
+    nodeTarball: path.join(out, `pulumi-discord-commands-sdk-${version}.tgz`),
+    npmTarball: path.join(out, `pulumi-discord-commands-${version}.tgz`),
+    goModule,
+    goVersion: `v${version}`,
+    goZip: path.join(out, "go", goModule, "@v", `v${version}.zip`),
+  };
+}
+
 beforeAll(async () => {
   const tc = requireToolchain();
   // os.tmpdir(), not the repository's .work/: nothing above a program or the installed
@@ -106,7 +166,7 @@ beforeAll(async () => {
   home = path.join(root, "pulumi-home");
   fs.mkdirSync(home);
   setAutomaticLogs(home, false);
-  artifacts = buildArtifacts(path.join(root, "dist-packages"));
+  artifacts = await packageWithoutPythonOrPulumi(path.join(root, "dist-packages"));
   emu = await startEmulator({ port: 0, rateLimits: false });
   // As a user installs it, into this test's PULUMI_HOME (never the user's).
   const archive = artifacts.pluginArchives["linux-amd64"] ?? "";
@@ -134,17 +194,108 @@ test("every artifact carries the package's version; the schema names it and the 
       `pulumi_discord_commands-${version.version}-py3-none-any.whl`,
       `pulumi_discord_commands-${version.version}.tar.gz`,
       `pulumi-discord-commands-sdk-${version.version}.tgz`,
+      `pulumi-discord-commands-${version.version}.tgz`,
       "go",
       "SHA256SUMS",
     ].sort(),
+  );
+  expect([...PLUGIN_PLATFORMS].sort()).toEqual(
+    ["darwin", "linux", "windows"].flatMap((os) => [`${os}-amd64`, `${os}-arm64`]).sort(),
   );
   expect(artifacts.goVersion).toBe(`v${version.version}`);
   const schema = JSON.parse(
     fs.readFileSync(path.join(PROJECT_ROOT, "plugin", "schema.json"), "utf8"),
   ) as { version: string; pluginDownloadURL: string; language: { go: { importBasePath: string } } };
   expect(schema.version).toBe(version.version);
-  expect(schema.pluginDownloadURL).toMatch(/^github:\/\/api\.github\.com\/[\w-]+\/[\w-]+$/);
+  expect(schema.pluginDownloadURL).toBe(PLUGIN_DOWNLOAD_URL);
   expect(schema.language.go.importBasePath).toBe(`${artifacts.goModule}/discordcommands`);
+});
+
+/** The text of every file in an archive (tar or zip), listed by a tool of the machine. */
+async function archiveTexts(file: string): Promise<Map<string, string>> {
+  const dir = fs.mkdtempSync(path.join(root, "unpacked-"));
+  if (/\.(whl|zip)$/.test(file))
+    await ok(PYTHON, ["-m", "zipfile", "-e", file, dir], root, process.env);
+  else await ok("tar", ["-xzf", file, "-C", dir], root, process.env);
+  const texts = new Map<string, string>();
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || entry.parentPath.includes("node_modules")) continue;
+    const full = path.join(entry.parentPath, entry.name);
+    texts.set(path.relative(dir, full), fs.readFileSync(full, "utf8"));
+  }
+  return texts;
+}
+
+test("every artifact names the release's plugin server as the download URL, and nothing else", async () => {
+  const { wheel, node, sdk, npm, plugin } = {
+    wheel: await archiveTexts(artifacts.pythonWheel),
+    node: await archiveTexts(artifacts.nodeTarball),
+    sdk: await archiveTexts(artifacts.pythonSdist),
+    npm: await archiveTexts(artifacts.npmTarball),
+    plugin: await archiveTexts(artifacts.pluginArchives["linux-amd64"] ?? ""),
+  };
+  const go = await archiveTexts(artifacts.goZip);
+  const server = (json: string | undefined) =>
+    (JSON.parse(json ?? "{}") as { server?: string }).server;
+  const one = (texts: Map<string, string>, suffix: string) =>
+    [...texts].find(([name]) => name.endsWith(suffix))?.[1];
+  expect(server(one(wheel, "pulumi_discord_commands/pulumi-plugin.json"))).toBe(PLUGIN_SERVER);
+  expect(server(one(sdk, "pulumi_discord_commands/pulumi-plugin.json"))).toBe(PLUGIN_SERVER);
+  expect(server(one(go, "discordcommands/pulumi-plugin.json"))).toBe(PLUGIN_SERVER);
+  const nodePackage = JSON.parse(one(node, "package/package.json") ?? "{}") as {
+    pulumi?: { server?: string };
+  };
+  expect(nodePackage.pulumi?.server).toBe(PLUGIN_SERVER);
+  for (const [texts, schemaFile] of [
+    [plugin, "plugin/schema.json"],
+    [npm, "package/plugin/schema.json"],
+  ] as const) {
+    const schema = JSON.parse(one(texts, schemaFile) ?? "{}") as { pluginDownloadURL?: string };
+    expect(schema.pluginDownloadURL).toBe(PLUGIN_SERVER);
+  }
+  for (const texts of [wheel, node, sdk, npm, plugin, go]) {
+    const stale = [...texts].filter(([, text]) => text.includes(PLUGIN_DOWNLOAD_URL));
+    expect(stale.map(([name]) => name)).toEqual([]);
+  }
+});
+
+test("the sdist builds the wheel's package (pip, setup's venv's build backend, no index)", async () => {
+  const built = path.join(root, "sdist-wheel");
+  const pip = path.join(PYTHON_VENV, "bin", "pip");
+  const wheelArgs = ["wheel", "--no-deps", "--no-build-isolation", "--no-index", "--quiet"];
+  await ok(pip, [...wheelArgs, "-w", built, artifacts.pythonSdist], root, process.env);
+  expect(fs.readdirSync(built)).toEqual([path.basename(artifacts.pythonWheel)]);
+  const files = async (wheel: string) =>
+    [...(await archiveTexts(wheel))]
+      .filter(([name]) => !name.includes(".dist-info"))
+      .sort(([a], [b]) => (a < b ? -1 : 1));
+  expect(await files(path.join(built, path.basename(artifacts.pythonWheel)))).toEqual(
+    await files(artifacts.pythonWheel),
+  );
+});
+
+test("the plugin archive: a launcher for each platform, no install step, no symbolic links", async () => {
+  const archive = artifacts.pluginArchives["linux-amd64"] ?? "";
+  for (const other of Object.values(artifacts.pluginArchives)) {
+    expect(fs.readFileSync(other).equals(fs.readFileSync(archive))).toBe(true);
+  }
+  const listing = (await ok("tar", ["-tvzf", archive], root, process.env)).stdout.split("\n");
+  const entry = (name: string) => listing.find((line) => line.endsWith(` ${name}`));
+  // Linux and macOS: a Node.js script the engine executes; Windows: `.cmd` (the engine
+  // looks for `<name>.exe`, then `<name>.cmd`), which runs the same entry on Node.js.
+  expect(entry("pulumi-resource-discord-commands")).toMatch(/^-rwxr-xr-x /);
+  const texts = await archiveTexts(archive);
+  expect(texts.get("pulumi-resource-discord-commands")).toMatch(/^#!\/usr\/bin\/env node\n/);
+  expect(texts.get("pulumi-resource-discord-commands.cmd")).toContain(
+    'node "%~dp0plugin\\index.js" %*',
+  );
+  // No PulumiPlugin.yaml at the root (installing would run npm install) and no links
+  // (engines before 3.259 refuse them).
+  expect(entry("PulumiPlugin.yaml")).toBeUndefined();
+  expect(listing.filter((line) => line.startsWith("l"))).toEqual([]);
+  expect(JSON.parse(texts.get("package.json") ?? "{}")).toMatchObject({
+    version: artifacts.version,
+  });
 });
 
 test("the plugin archive installs into PULUMI_HOME; YAML deploys on it with no packages: path", async () => {
@@ -169,176 +320,6 @@ test("the plugin archive installs into PULUMI_HOME; YAML deploys on it with no p
   const ls = await prog.ok(["plugin", "ls"]);
   expect(ls.stdout).toMatch(new RegExp(`discord-commands\\s+resource\\s+${version}`));
   await deploysAndDestroys(prog, "from-yaml");
-});
-
-test("Python: the wheel, pip-installed into a fresh virtual environment", async () => {
-  const base = (
-    await ok(
-      path.join(PYTHON_VENV, "bin", "python"),
-      ["-c", "import sys; print(sys._base_executable)"],
-      root,
-      process.env,
-    )
-  ).stdout.trim();
-  const venv = path.join(root, "python-venv");
-  await ok(base, ["-m", "venv", venv], root, process.env);
-  const python = path.join(venv, "bin", "python");
-  // The SDK's dependencies (pulumi, parver, semver) from setup's venv, as if from the
-  // index (which a test must not need): its site-packages is appended to the new venv's
-  // path; the new venv's own site-packages comes first.
-  const sitePackages = (cmd: string) =>
-    ok(cmd, ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], root, process.env);
-  const own = (await sitePackages(python)).stdout.trim();
-  const deps = (await sitePackages(path.join(PYTHON_VENV, "bin", "python"))).stdout.trim();
-  fs.writeFileSync(path.join(own, "zz-setup-venv-dependencies.pth"), `${deps}\n`);
-  await ok(
-    python,
-    [
-      "-m",
-      "pip",
-      "install",
-      "--no-index",
-      "--force-reinstall",
-      "--no-deps",
-      "--quiet",
-      artifacts.pythonWheel,
-    ],
-    root,
-    process.env,
-  );
-  const check = await ok(python, ["-m", "pip", "check"], root, process.env);
-  expect(check.stdout).toMatch(/No broken requirements/);
-  // The sdist builds the same package (with setup's venv's build backend, no index).
-  const built = path.join(root, "sdist-wheel");
-  const pip = path.join(PYTHON_VENV, "bin", "pip");
-  const wheelArgs = ["wheel", "--no-deps", "--no-build-isolation", "--no-index", "--quiet"];
-  await ok(pip, [...wheelArgs, "-w", built, artifacts.pythonSdist], root, process.env);
-  expect(fs.readdirSync(built)).toEqual([path.basename(artifacts.pythonWheel)]);
-
-  const prog = await program("artifact-python", {
-    "Pulumi.yaml": [
-      "name: artifact-python",
-      "runtime:",
-      "  name: python",
-      "  options:",
-      `    virtualenv: ${venv}`,
-      "",
-    ].join("\n"),
-    "__main__.py": [
-      "import pulumi",
-      "import pulumi_discord_commands as discord",
-      "",
-      'cmd = discord.GlobalCommand("cmd", name="from-python", description="From artifact-python")',
-      'pulumi.export("id", cmd.id)',
-      'pulumi.export("sdk", discord.__file__)',
-      "",
-    ].join("\n"),
-  });
-  await deploysAndDestroys(prog, "from-python", (values) => {
-    // The SDK the program imported is the wheel's, in the fresh venv.
-    expect(String(values["sdk"])).toBe(path.join(own, "pulumi_discord_commands", "__init__.py"));
-  });
-});
-
-test("Go: the module, fetched by `go get` from the artifacts' module-proxy folder", async () => {
-  const example = (file: string) =>
-    fs.readFileSync(path.join(PROJECT_ROOT, "examples", "go", file), "utf8");
-  // The example's go.mod (its other modules at the CLI's versions) without the `replace`
-  // into node_modules and the SDK's placeholder requirement: `go get` adds the module.
-  const goMod = example("go.mod")
-    .split("\n")
-    .filter((line) => !line.includes(artifacts.goModule))
-    .join("\n");
-  // As from a module proxy (the artifacts' folder first, then the usual one for anything
-  // else); the module is not in the checksum database, as an unreleased one is not.
-  const goEnv = {
-    GOPROXY: `file://${artifacts.goProxy},${process.env["GOPROXY"] ?? "https://proxy.golang.org,direct"}`,
-    GONOSUMDB: artifacts.goModule,
-  };
-  const prog = await program(
-    "artifact-go",
-    {
-      "Pulumi.yaml": "name: artifact-go\nruntime: go\n",
-      "go.mod": goMod,
-      "go.sum": example("go.sum"),
-      "main.go": [
-        "package main",
-        "",
-        "import (",
-        '\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"',
-        "",
-        `\tdiscord "${artifacts.goModule}/discordcommands"`,
-        ")",
-        "",
-        "func main() {",
-        "\tpulumi.Run(func(ctx *pulumi.Context) error {",
-        '\t\tcmd, err := discord.NewGlobalCommand(ctx, "cmd", &discord.GlobalCommandArgs{',
-        '\t\t\tName:        pulumi.String("from-go"),',
-        '\t\t\tDescription: pulumi.String("From artifact-go"),',
-        "\t\t})",
-        "\t\tif err != nil {",
-        "\t\t\treturn err",
-        "\t\t}",
-        '\t\tctx.Export("id", cmd.ID())',
-        "\t\treturn nil",
-        "\t})",
-        "}",
-        "",
-      ].join("\n"),
-    },
-    goEnv,
-  );
-  const go = path.join(requireToolchain().goBinDir ?? "/usr/local/go/bin", "go");
-  await ok(go, ["get", `${artifacts.goModule}@${artifacts.goVersion}`], prog.dir, prog.env);
-  expect(fs.readFileSync(path.join(prog.dir, "go.mod"), "utf8")).toContain(
-    `${artifacts.goModule} ${artifacts.goVersion}`,
-  );
-  await deploysAndDestroys(prog, "from-go");
-});
-
-test("TypeScript: the npm tarball, npm-installed beside @pulumi/pulumi", async () => {
-  const prog = await program("artifact-nodejs", {
-    // JavaScript as the package ships it: no TypeScript compiler in the program.
-    "Pulumi.yaml": [
-      "name: artifact-nodejs",
-      "runtime:",
-      "  name: nodejs",
-      "  options:",
-      "    typescript: false",
-      "main: index.js",
-      "",
-    ].join("\n"),
-    "package.json": JSON.stringify({ name: "artifact-nodejs", private: true }, null, 2),
-    "index.js": [
-      '"use strict";',
-      'const discord = require("@pulumi-discord-commands/sdk");',
-      'const cmd = new discord.GlobalCommand("cmd", { name: "from-nodejs", description: "From artifact-nodejs" });',
-      "exports.id = cmd.id;",
-      'exports.sdk = require.resolve("@pulumi-discord-commands/sdk");',
-      "",
-    ].join("\n"),
-  });
-  const pulumiVersion = requireToolchain().pulumiVersion;
-  // From npm's cache when it holds them (the registry otherwise), as `npm install` does.
-  await ok(
-    "npm",
-    [
-      "install",
-      "--prefer-offline",
-      "--no-audit",
-      "--no-fund",
-      "--loglevel=error",
-      artifacts.nodeTarball,
-      `@pulumi/pulumi@${pulumiVersion}`,
-    ],
-    prog.dir,
-    prog.env,
-  );
-  await deploysAndDestroys(prog, "from-nodejs", (values) => {
-    expect(String(values["sdk"])).toBe(
-      path.join(prog.dir, "node_modules", "@pulumi-discord-commands", "sdk", "index.js"),
-    );
-  });
 });
 
 /** What `pulumi package add` ends with where the language host predates the CLI's Link. */

@@ -325,7 +325,7 @@ def deprecated(message: str) -> typing.Callable[[C], C]:
     return decorator
 
 def get_plugin_download_url():
-	return "github://api.github.com/pulumi-discord-commands/pulumi-discord-commands"
+	return "https://pulumi-discord-commands.github.io/pulumi-discord-commands/plugins"
 
 def get_version():
     return "0.1.0"

@@ -1,0 +1,110 @@
+// What the plugin checks before it loads anything else (Node's own modules only), and how
+// it reports a problem: a damaged installation gets one clear line, never a stack trace.
+//
+// The engine shows nothing a plugin prints before its port, and a plugin that dies before
+// the engine is done with it is reported as "exited prematurely. This is *always* a bug in
+// the provider", with everything it printed (sdk/go/common/resource/plugin/plugin.go,
+// 3.259). So a plugin that cannot work serves Pulumi's provider protocol anyway, with
+// Node's own HTTP/2 server (its modules may be the missing part), and answers every call
+// with the problem: the engine prints that one line as the call's error, then shuts the
+// plugin down as usual.
+"use strict";
+const { Buffer } = require("node:buffer");
+const fs = require("node:fs");
+const http2 = require("node:http2");
+const path = require("node:path");
+
+const NAME = "discord-commands";
+
+/** The version the engine installed the plugin as: its folder is `resource-<name>-v<version>`. */
+function installedVersion(pluginRoot) {
+  const match = /^resource-discord-commands-v(.+)$/.exec(path.basename(pluginRoot));
+  return match ? match[1] : undefined;
+}
+
+/** How to get a good copy, for where the plugin is. */
+function remedy(pluginRoot) {
+  const installed = installedVersion(pluginRoot);
+  return installed === undefined
+    ? `reinstall the package that holds it (npm install)`
+    : `remove it (pulumi plugin rm resource ${NAME} ${installed} --yes) and run again: the engine installs it anew`;
+}
+
+/** The first line of a module-loading error: "Cannot find module 'x'". */
+function missingModuleProblem(pluginRoot, err) {
+  const first = String((err && err.message) || err).split("\n")[0];
+  return `${NAME}: the plugin in ${pluginRoot} is incomplete (${first}; a damaged or partial archive): ${remedy(pluginRoot)}.`;
+}
+
+/**
+ * The problem with the plugin installed in `pluginRoot` (the folder of its package.json),
+ * as one line, or undefined: its version is not the one the engine installed it as (an
+ * archive published under the wrong version), or one of its modules is missing.
+ */
+function installProblem(pluginRoot) {
+  let pkg;
+  try {
+    pkg = JSON.parse(fs.readFileSync(path.join(pluginRoot, "package.json"), "utf8"));
+  } catch (err) {
+    return missingModuleProblem(pluginRoot, err);
+  }
+  const installed = installedVersion(pluginRoot);
+  if (installed !== undefined && installed !== pkg.version) {
+    return (
+      `${NAME}: the plugin installed as version ${installed} is version ${pkg.version} ` +
+      `(its archive was published under the wrong version): ${remedy(pluginRoot)}.`
+    );
+  }
+  for (const name of Object.keys(pkg.dependencies || {})) {
+    try {
+      require.resolve(name, { paths: [pluginRoot] });
+    } catch (err) {
+      return missingModuleProblem(pluginRoot, err);
+    }
+  }
+  return undefined;
+}
+
+// gRPC status codes (grpc/doc/statuscodes.md).
+const OK = 0;
+const FAILED_PRECONDITION = 9;
+const UNIMPLEMENTED = 12;
+
+/** The status a call gets: Handshake is optional (the engine falls back), Cancel is a shutdown. */
+function statusFor(method) {
+  if (method === "/pulumirpc.ResourceProvider/Handshake") return UNIMPLEMENTED;
+  if (method === "/pulumirpc.ResourceProvider/Cancel") return OK;
+  return FAILED_PRECONDITION;
+}
+
+/** Serves Pulumi's provider protocol on loopback, every call answered with `problem`. */
+function serveRefusal(problem) {
+  const server = http2.createServer();
+  server.on("stream", (stream, headers) => {
+    const status = statusFor(String(headers[":path"]));
+    stream.on("error", () => {});
+    stream.resume();
+    stream.on("end", () => {
+      const head = { ":status": 200, "content-type": "application/grpc" };
+      if (status !== OK) {
+        // A trailers-only answer: the status and its message in the one header block.
+        const message = encodeURIComponent(problem);
+        stream.respond(
+          { ...head, "grpc-status": status, "grpc-message": message },
+          { endStream: true },
+        );
+        return;
+      }
+      stream.respond(head, { waitForTrailers: true });
+      stream.on("wantTrailers", () => stream.sendTrailers({ "grpc-status": OK }));
+      // One empty message (google.protobuf.Empty): no compression, length 0.
+      stream.end(Buffer.alloc(5));
+    });
+  });
+  server.listen(0, "127.0.0.1", () => {
+    // The port is what the engine reads first (as a string: a number would be colourized).
+    console.log(String(server.address().port));
+  });
+}
+
+module.exports = { installProblem, missingModuleProblem, serveRefusal };
