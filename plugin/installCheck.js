@@ -10,6 +10,7 @@
 // plugin down as usual.
 "use strict";
 const { Buffer } = require("node:buffer");
+const crypto = require("node:crypto");
 const fs = require("node:fs");
 const http2 = require("node:http2");
 const path = require("node:path");
@@ -37,9 +38,39 @@ function missingModuleProblem(pluginRoot, err) {
 }
 
 /**
+ * The files of an installed archive against the digests it was released with
+ * (plugin/files.sha256), once: a marker beside them records a verified installation.
+ */
+function damagedFile(pluginRoot) {
+  const manifest = path.join(pluginRoot, "plugin", "files.sha256");
+  if (!fs.existsSync(manifest)) return undefined; // the npm package, a checkout
+  const listed = fs.readFileSync(manifest, "utf8");
+  const marker = path.join(pluginRoot, ".files-verified");
+  const stamp = crypto.createHash("sha256").update(listed).digest("hex");
+  if (fs.existsSync(marker) && fs.readFileSync(marker, "utf8") === stamp) return undefined;
+  for (const line of listed.split("\n").filter(Boolean)) {
+    const [digest, name] = [line.slice(0, 64), line.slice(66)];
+    const file = path.join(pluginRoot, name);
+    if (!fs.existsSync(file)) {
+      return `${NAME}: the plugin in ${pluginRoot} is incomplete (${name} is missing; a damaged or partial archive): ${remedy(pluginRoot)}.`;
+    }
+    if (crypto.createHash("sha256").update(fs.readFileSync(file)).digest("hex") !== digest) {
+      return `${NAME}: the plugin in ${pluginRoot} is damaged (${name} is not the file it was released with; a corrupted archive): ${remedy(pluginRoot)}.`;
+    }
+  }
+  try {
+    fs.writeFileSync(marker, stamp);
+  } catch {
+    // A read-only installation is verified again at its next start.
+  }
+  return undefined;
+}
+
+/**
  * The problem with the plugin installed in `pluginRoot` (the folder of its package.json),
  * as one line, or undefined: its version is not the one the engine installed it as (an
- * archive published under the wrong version), or one of its modules is missing.
+ * archive published under the wrong version), a file is not the one released (a
+ * corrupted archive) or missing, or one of its modules is missing.
  */
 function installProblem(pluginRoot) {
   let pkg;
@@ -55,6 +86,8 @@ function installProblem(pluginRoot) {
       `(its archive was published under the wrong version): ${remedy(pluginRoot)}.`
     );
   }
+  const damaged = damagedFile(pluginRoot);
+  if (damaged !== undefined) return damaged;
   for (const name of Object.keys(pkg.dependencies || {})) {
     try {
       require.resolve(name, { paths: [pluginRoot] });

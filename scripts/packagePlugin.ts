@@ -12,7 +12,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { PACKAGE_NAME } from "../provider/package/schema";
 import type { ArchiveEntry } from "./archives";
-import { tarGz } from "./archives";
+import { checksumLines, tarGz } from "./archives";
 import { PROJECT_ROOT, SetupError } from "./toolchain";
 
 /** Every platform the engine may ask for (`<os>-<arch>`, as it names them). */
@@ -196,7 +196,13 @@ export function packPlugin(
   );
   const [first, ...others] = Object.values(archives);
   if (first === undefined) throw new Error("no plugin platforms");
-  fs.writeFileSync(first, tarGz(prepare(pluginEntries(version))));
+  const entries = prepare(pluginEntries(version));
+  // Every file's digest, which the entry checks at its first start (plugin/installCheck.js):
+  // an archive that unpacks but is not the one released (a corrupted byte inside a file
+  // passes the engine's extraction: its tar reader stops before gzip's own checksum).
+  const manifest = checksumLines(entries.map((e) => [e.name, e.content] as const));
+  entries.push({ name: "plugin/files.sha256", content: Buffer.from(manifest) });
+  fs.writeFileSync(first, tarGz(entries));
   for (const other of others) fs.linkSync(first, other);
   return archives;
 }

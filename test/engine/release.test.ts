@@ -30,6 +30,7 @@ import {
   startPypiServer,
   startVerdaccio,
   verdaccioToken,
+  withChangedFile,
 } from "./releaseRegistries.helpers";
 
 jest.setTimeout(600_000);
@@ -427,31 +428,35 @@ async function failsWithOneLine(prog: PulumiProgram, expected: RegExp): Promise<
   expect(emu.control.commands().find((c) => c["name"] === "bad-input")).toBeUndefined();
 }
 
-test("a bad archive on the server (truncated, corrupted) fails the preview with one clear error", async () => {
-  const good = fs.readFileSync(
-    path.join(site, "plugins", pluginArchiveName(VERSION, "linux-amd64")),
+test("a bad archive on the server (truncated, a wrong checksum) fails the preview with one clear error", async () => {
+  const name = pluginArchiveName(VERSION, "linux-amd64");
+  const good = fs.readFileSync(path.join(site, "plugins", name));
+  const changed = withChangedFile(good, "plugin/schema.json");
+  expect(crypto.createHash("sha256").update(changed).digest("hex")).not.toBe(
+    crypto.createHash("sha256").update(good).digest("hex"),
   );
-  const corrupted = Buffer.from(good);
-  corrupted[corrupted.length >> 1] = (corrupted[corrupted.length >> 1] ?? 0) ^ 0xff;
-  for (const [kind, bytes] of [
-    ["truncated", good.subarray(0, good.length >> 1)],
-    ["corrupted", corrupted],
-  ] as const) {
+  const cases = [
+    // The engine's own words for an archive it cannot unpack.
+    [
+      "truncated",
+      good.subarray(0, good.length >> 1),
+      `Could not automatically download and install resource plugin 'pulumi-resource-discord-commands' at version v${VERSION}.*: error installing provider discord-commands: .*unexpected EOF`,
+    ],
+    // One that unpacks: the plugin's first start checks its files against the release's.
+    [
+      "changed",
+      changed,
+      "discord-commands: the plugin in .+ is damaged \\(plugin/schema\\.json is not the file it was released with; a corrupted archive\\): remove it \\(pulumi plugin rm resource discord-commands",
+    ],
+  ] as const;
+  for (const [kind, bytes, expected] of cases) {
     fs.mkdirSync(path.join(site, kind));
-    fs.writeFileSync(path.join(site, kind, pluginArchiveName(VERSION, "linux-amd64")), bytes);
+    fs.writeFileSync(path.join(site, kind, name), bytes);
     const prog = await program(
       `release-${kind}`,
       yamlNaming(`release-${kind}`, VERSION, `${files.url}/${kind}`),
     );
-    // The engine's own words: "Could not automatically download and install resource plugin
-    // 'pulumi-resource-discord-commands' at version v<version>, install the plugin using
-    // `pulumi plugin install ...`: error installing provider discord-commands: <cause>".
-    await failsWithOneLine(
-      prog,
-      new RegExp(
-        `Could not automatically download and install resource plugin 'pulumi-resource-discord-commands' at version v${VERSION}.*: error installing provider discord-commands: .*(unexpected EOF|invalid|checksum)`,
-      ),
-    );
+    await failsWithOneLine(prog, new RegExp(expected));
   }
 });
 
@@ -476,6 +481,6 @@ test("a damaged installation (a module missing, the archive of another version) 
   fs.rmSync(path.join(installedPlugin(prog), "node_modules", "undici"), { recursive: true });
   await failsWithOneLine(
     prog,
-    /discord-commands: the plugin in .+ is incomplete \(Cannot find module 'undici'; a damaged or partial archive\)/,
+    /discord-commands: the plugin in .+ is incomplete \(node_modules\/undici\/.+ is missing; a damaged or partial archive\)/,
   );
 });

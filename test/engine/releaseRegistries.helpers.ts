@@ -13,6 +13,7 @@ import * as fs from "node:fs";
 import * as http from "node:http";
 import * as net from "node:net";
 import * as path from "node:path";
+import * as zlib from "node:zlib";
 import { PROJECT_ROOT } from "../../scripts/toolchain";
 
 export interface RunningServer {
@@ -194,3 +195,31 @@ export const RELEASE_TEST_FLAGS: readonly string[] = releaseArguments({
   site: "",
   version: "",
 }).filter((arg) => arg.startsWith("--"));
+
+/**
+ * The archive with one byte of a file's content changed: it unpacks (gzip and tar are
+ * whole), but its checksum is not the released one's, nor is that file.
+ */
+export function withChangedFile(archive: Buffer, name: string): Buffer {
+  const tar = zlib.gunzipSync(archive);
+  for (let at = 0; at + 512 <= tar.length;) {
+    const entry = tar
+      .subarray(at, at + 100)
+      .toString("utf8")
+      .replace(/\0.*$/s, "");
+    const size =
+      parseInt(
+        tar
+          .subarray(at + 124, at + 136)
+          .toString("ascii")
+          .trim(),
+        8,
+      ) || 0;
+    if (entry === name) {
+      tar[at + 512] = (tar[at + 512] ?? 0) ^ 0x01;
+      return zlib.gzipSync(tar);
+    }
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+  throw new Error(`${name} is not in the archive`);
+}
