@@ -11,7 +11,7 @@
 import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
 import { importCommands, parseImportArgs } from "../cli/import";
-import type { ImportDeclarations } from "../cli/importProgram";
+import type { ImportDeclarations } from "../cli/importDeclarations";
 import { commandProvider } from "../provider/resources/commandLifecycle";
 import { ProviderRuntime } from "../provider/resources/runtime";
 
