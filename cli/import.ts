@@ -1,6 +1,7 @@
 /**
  * `discord-commands import`: reads the live commands of the given scopes and prints a
- * Pulumi TypeScript program that declares them (cli/importProgram.ts writes it).
+ * Pulumi TypeScript program that declares them (cli/importDeclarations.ts makes the
+ * declarations, cli/importProgram.ts writes the program, cli/importData.ts the data).
  *
  * The service's URL and credentials are the provider's environment variables
  * (provider/resources/settings.ts `readSettings`), so the one configuration that
@@ -8,12 +9,14 @@
  * scope (and one per guild for `--permissions`).
  */
 import util from "node:util";
-import type { ClientConfig } from "../provider/client";
+import type { CommandsApi } from "../provider/client";
 import { ConfigurationError, createCommandsClient } from "../provider/client";
 import { readSettings } from "../provider/resources/settings";
 import { isSnowflake } from "../provider/schema";
-import type { ImportSource, LiveScope } from "./importProgram";
-import { declarationsOf, renderJson, renderProgram, renderPulumiImport } from "./importProgram";
+import { renderJson, renderPulumiImport } from "./importData";
+import type { ImportDeclarations, ImportSource, LiveScope } from "./importDeclarations";
+import { declarationsOf } from "./importDeclarations";
+import { renderProgram } from "./importProgram";
 
 const USAGE = `usage: discord-commands import (--global | --guild <id>)... [options]
   --global              import the application's global commands
@@ -111,53 +114,55 @@ export async function importCommands(
   if (args.permissions && args.guilds.length === 0) {
     notes.push("--permissions: overwrites are per guild; name the guilds with --guild <id>");
   }
-  const config: ClientConfig = settings.client;
-  const api = createCommandsClient(config);
+  const api = createCommandsClient(settings.client);
+  let source: ImportSource;
   try {
-    const scopes: LiveScope[] = [];
-    if (args.global) {
-      scopes.push({
-        commands: await api.listGlobalCommands(applicationId, { withLocalizations: true }),
-      });
-    }
-    for (const guildId of args.guilds) {
-      const commands = await api.listGuildCommands(applicationId, guildId, {
-        withLocalizations: true,
-      });
-      scopes.push({ guildId, commands });
-    }
-    const source: ImportSource = {
-      applicationId,
-      scopes,
-      protect: args.protect,
-      ...(args.permissions
-        ? {
-            permissions: await Promise.all(
-              args.guilds.map(async (guildId) => ({
-                guildId,
-                list: await api.listGuildCommandPermissions(applicationId, guildId),
-              })),
-            ),
-          }
-        : {}),
-    };
-    const decls = declarationsOf(source);
-    notes.push(...decls.skipped.map((s) => `skipped: ${s}`));
-    for (const c of decls.commands) {
-      for (const p of c.problems) notes.push(`${c.resourceName}: ${p}`);
-    }
-    const output =
-      args.format === "json"
-        ? renderJson(decls)
-        : args.format === "pulumi-import"
-          ? renderPulumiImport(decls)
-          : renderProgram(decls);
-    const counts = `${decls.commands.length} command(s), ${decls.permissions.length} permission set(s)`;
-    notes.push(`imported ${counts} of application ${applicationId}`);
-    return { output, notes };
+    source = await readLive(api, applicationId, args);
   } finally {
     await api.close();
   }
+  const decls = declarationsOf(source);
+  notes.push(...decls.skipped.map((s) => `skipped: ${s}`));
+  for (const c of decls.commands) {
+    for (const p of c.problems) notes.push(`${c.resourceName}: ${p}`);
+  }
+  const counts = `${decls.commands.length} command(s), ${decls.permissions.length} permission set(s)`;
+  notes.push(`imported ${counts} of application ${applicationId}`);
+  return { output: rendered(decls, args.format), notes };
+}
+
+/** The live commands of the scopes asked for and, with --permissions, each guild's overwrites. */
+async function readLive(
+  api: CommandsApi,
+  applicationId: string,
+  args: ImportArgs,
+): Promise<ImportSource> {
+  const scopes: LiveScope[] = [];
+  if (args.global) {
+    scopes.push({
+      commands: await api.listGlobalCommands(applicationId, { withLocalizations: true }),
+    });
+  }
+  for (const guildId of args.guilds) {
+    const commands = await api.listGuildCommands(applicationId, guildId, {
+      withLocalizations: true,
+    });
+    scopes.push({ guildId, commands });
+  }
+  if (!args.permissions) return { applicationId, scopes, protect: args.protect };
+  const permissions = await Promise.all(
+    args.guilds.map(async (guildId) => ({
+      guildId,
+      list: await api.listGuildCommandPermissions(applicationId, guildId),
+    })),
+  );
+  return { applicationId, scopes, protect: args.protect, permissions };
+}
+
+function rendered(decls: ImportDeclarations, format: ImportArgs["format"]): string {
+  if (format === "json") return renderJson(decls);
+  if (format === "pulumi-import") return renderPulumiImport(decls);
+  return renderProgram(decls);
 }
 
 /** The subcommand's entry (cli/main.ts). Exit 2 on a usage error, 1 on any other. */

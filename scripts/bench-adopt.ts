@@ -11,12 +11,12 @@
 import { startEmulator } from "../emulator";
 import type { RunningEmulator } from "../emulator";
 import { importCommands, parseImportArgs } from "../cli/import";
-import type { ImportDeclarations } from "../cli/importProgram";
+import type { ImportDeclarations } from "../cli/importDeclarations";
 import { commandProvider } from "../provider/resources/commandLifecycle";
 import { ProviderRuntime } from "../provider/resources/runtime";
 
 const PER_SCOPE = 20;
-const PARALLEL = 8; // `pulumi up`'s default on these machines (design: "Parallel slots")
+const PARALLEL = 8; // `pulumi up`'s default on these 2-core machines: 4 a CPU (docs/bulk-mode.md)
 
 async function seed(emu: RunningEmulator): Promise<void> {
   emu.control.setRateLimits(false);

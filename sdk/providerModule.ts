@@ -9,7 +9,7 @@
  * methods cost about 2.2 KB each time. This function captures one string and serializes
  * to a few hundred bytes; upgrading the package changes what every later operation runs.
  *
- * Two traps (verified; see the design): the path must not be absolute, because state
+ * Two traps (both verified): the path must not be absolute, because state
  * outlives the machine; and a bare `require("pulumi-discord-commands/...")` fails in the
  * dynamic-provider host, which resolves modules from its own place in `node_modules`.
  * The host runs in the project directory, as the program does, so a relative path

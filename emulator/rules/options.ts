@@ -29,9 +29,10 @@ const SUBCOMMANDS: readonly number[] = [OptionKind.SUB_COMMAND, OptionKind.SUB_C
 const WITH_CHOICES: readonly number[] = [OptionKind.STRING, OptionKind.INTEGER, OptionKind.NUMBER];
 const WITH_RANGE: readonly number[] = [OptionKind.INTEGER, OptionKind.NUMBER];
 /**
- * Channel types an option may restrict to: the design's wire conventions (0-5, 10-16; the
- * spec gives no numbers). The document lists 0-5 and 10-15: GUILD_MEDIA (16) is newer
- * than its enum and the service takes it (discord-api-docs, Channel Types).
+ * Channel types an option may restrict to: 0-5 and 10-16, as the service takes them (the
+ * spec gives no numbers). Its OpenAPI description (test/contract/openapi.json) lists 0-5
+ * and 10-15: GUILD_MEDIA (16) is newer than its enum and the service takes it
+ * (discord-api-docs, Channel Types; test/contract/README.md).
  */
 const CHANNEL_TYPES: readonly number[] = [0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15, 16];
 

@@ -8,7 +8,7 @@
  * without handing the provider its configuration (the provider interface has no
  * `configure`), leaves `CheckConfig` and `DiffConfig` unimplemented, and its `Read` crashes
  * on an import, whose request carries no properties (`req.getProperties().toJavaScript()`
- * of undefined; design.md "Other languages"). This server uses the same generated gRPC
+ * of undefined; verified). This server uses the same generated gRPC
  * stubs and the same grpc-js, and implements those methods.
  *
  * Still so in 3.276.0, the newest end of the tested range (provider/testedRange.ts):

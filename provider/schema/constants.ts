@@ -2,7 +2,7 @@
  * Typed constants of the application command service (spec: "Application Command Type",
  * "Option Type", "Entry Point Handler Type", "Interaction context types", "Installation
  * contexts", "Application Command Permissions"; numeric values the spec leaves out come
- * from the design's "Wire conventions").
+ * from the service's API documentation, discord-api-docs).
  *
  * Each constant is a frozen object of literal values, so `OptionType.STRING` has the type
  * `3` and the SDK's input types (derived from the schemas) accept exactly these values.

@@ -1,5 +1,5 @@
 /**
- * The 32 locales the service knows (design: "Wire conventions"; the same list as
+ * The 32 locales the service knows (discord-api-docs, "Locales"; the same list as
  * discord-api-types' `Locale`). Localization dictionaries may only use these keys.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The one normalizer (design: "One normalizer"): the provider's diff, read (refresh) and
+ * The one normalizer: the provider's diff, read (refresh) and
  * update, and the emulator's storage, version bumps, presenters and drift all compare
  * commands through this canonical form, built field by field from the one description
  * (fields.ts):

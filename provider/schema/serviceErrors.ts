@@ -1,5 +1,5 @@
 /**
- * The service's numeric error codes (design: "Wire conventions"): the one table. The
+ * The service's numeric error codes (discord-api-docs, "JSON Error Codes"): the one table. The
  * client recognizes them, the emulator answers with them, messages name them.
  */
 export const ServiceErrorCode = {
@@ -21,7 +21,7 @@ export const ServiceErrorCode = {
   MISSING_PERMISSIONS: 50013,
   INVALID_FORM_BODY: 50035,
   INVALID_JSON: 50109,
-  /** A bulk overwrite that leaves out the application's entry point. */
+  /** A bulk overwrite that leaves out the application's entry point (missing from that table). */
   ENTRY_POINT_REMOVED: 50240,
 } as const;
 export type ServiceErrorCode = (typeof ServiceErrorCode)[keyof typeof ServiceErrorCode];

@@ -11,7 +11,8 @@ import * as path from "node:path";
 import { PassThrough } from "node:stream";
 import type { RunningEmulator } from "../../emulator";
 import { startEmulator } from "../../emulator";
-import { authorize, runAuthorizeCli, stackNamespace } from "../../cli/authorize";
+import { authorize, runAuthorizeCli } from "../../cli/authorize";
+import { stackNamespace } from "../../cli/stackNamespace";
 
 jest.setTimeout(60_000);
 

@@ -347,7 +347,7 @@ describe("optional properties present are applied; absent, the defaults hold", (
       if (["type", "name", "description"].includes(prop)) continue;
       expect(Object.keys(option)).toContain(prop);
       const sent = option[prop];
-      // Returned commands omit false and empty fields (the design's wire conventions).
+      // Returned commands omit false and empty fields, as the service's do.
       if (sent === false || (Array.isArray(sent) && sent.length === 0)) {
         expect(returned[prop]).toBeUndefined();
       } else if (typeof sent === "object" && sent !== null) {

@@ -1,7 +1,7 @@
 /**
  * A corpus of generated commands round-trips create -> read -> diff with no false diff,
- * and the provider's verdict and the emulator's agree where they must (design: "One
- * schema, three users"): what the provider accepts the emulator accepts, what the
+ * and the provider's verdict and the emulator's agree where they must (two rule sets:
+ * provider/schema and emulator/rules): what the provider accepts the emulator accepts, what the
  * emulator rejects the provider rejects (at the same paths), and the only bodies the
  * provider rejects and the emulator accepts are the service's tolerated blank cells
  * (provider/schema/fields.ts, `tolerated`), each listed and checked here.
