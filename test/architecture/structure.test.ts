@@ -31,14 +31,12 @@ const LIMITS: Limits = { functionLines: 80, fileLines: 500 };
  */
 const RATCHET: Ratchet = {
   functions: {
-    "cli/authorize.ts: authorize": 91,
     "provider/plugin/commandSet.ts: constructCommandSet": 90,
     "provider/schema/command.ts: checkCommand": 153,
     "provider/schema/option.ts: checkOptionArray": 95,
     "provider/schema/option.ts: checkOption": 132,
   },
   files: {
-    "cli/authorize.ts": 535,
     "provider/resources/scopeCommandsLifecycle.ts": 561,
     "provider/schema/fields.ts": 582,
   },
