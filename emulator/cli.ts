@@ -14,7 +14,14 @@ import fs from "node:fs";
 import path from "node:path";
 import util from "node:util";
 import type { EmulatorOptions } from "./options";
-import { allowedHostEntry, answeredNames, hostAllowList, hostNotice } from "./requestGuard";
+import type { RunningEmulator } from "./server";
+import {
+  allowedHostEntry,
+  answeredNames,
+  hostAllowList,
+  hostNotice,
+  unspecifiedAddress,
+} from "./requestGuard";
 import { startEmulator } from "./server";
 
 const USAGE = `usage: discord-commands emulator [options]   (in this repository: npm run emulator -- [options])
@@ -212,32 +219,7 @@ export async function runEmulatorCli(argv: readonly string[]): Promise<void> {
       process.exit(1);
     }
   }
-  // On stderr, so that --json keeps stdout to its one line: a CI log shows it either way.
-  const allowList = hostAllowList(emu.host, emu.allowedHosts);
-  const notice = hostNotice(allowList);
-  if (notice !== undefined) process.stderr.write(`emulator: ${notice}\n`);
-  if (args.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
-  else {
-    process.stdout.write(
-      [
-        `Command service emulator listening on ${emu.url} (API at ${emu.apiUrl})`,
-        `  application id  ${summary.applicationId}`,
-        `  bot token       ${summary.botToken}`,
-        `  client id       ${summary.clientId}`,
-        `  client secret   ${summary.clientSecret}`,
-        `  guild id        ${summary.guildId}`,
-        `  user bearer     ${summary.bearerToken}  (applications.commands.permissions.update)`,
-        `  public key      ${summary.publicKey}  (Ed25519, verifies interactions)`,
-        `  Host names      ${answeredNames(allowList)}`,
-        `  rate limits     ${emu.config.rateLimits === false || args.options.rateLimits === false ? "off" : "on"}`,
-        `  control API     ${emu.controlEnabled ? `${emu.url}/__emulator/` : "off"}`,
-        `  page            ${emu.pageUrl ?? "off"}`,
-        `  OAuth2 consent  ${emu.config.oauthConsent === "page" ? "consent page (approve or deny)" : "automatic"}`,
-        "Press Ctrl+C to stop.",
-        "",
-      ].join("\n"),
-    );
-  }
+  printStart(emu, args, summary);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -256,6 +238,43 @@ export async function runEmulatorCli(argv: readonly string[]): Promise<void> {
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
+}
+
+/**
+ * What the CLI prints once listening: the `--json` line or the summary for people, and
+ * on stderr (so that `--json` keeps stdout to its one line) the guard's notice, if any.
+ */
+function printStart(emu: RunningEmulator, args: CliArgs, summary: Record<string, string>): void {
+  const allowList = hostAllowList(emu.host, emu.allowedHosts);
+  const notice = hostNotice(allowList);
+  if (notice !== undefined) process.stderr.write(`emulator: ${notice}\n`);
+  if (args.json) {
+    process.stdout.write(`${JSON.stringify(summary)}\n`);
+    return;
+  }
+  const everyAddress = unspecifiedAddress(emu.host)
+    ? `, on every address (--host ${emu.host})`
+    : "";
+  const rateLimitsOff = emu.config.rateLimits === false || args.options.rateLimits === false;
+  process.stdout.write(
+    [
+      `Command service emulator listening on ${emu.url} (API at ${emu.apiUrl})${everyAddress}`,
+      `  application id  ${summary["applicationId"]}`,
+      `  bot token       ${summary["botToken"]}`,
+      `  client id       ${summary["clientId"]}`,
+      `  client secret   ${summary["clientSecret"]}`,
+      `  guild id        ${summary["guildId"]}`,
+      `  user bearer     ${summary["bearerToken"]}  (applications.commands.permissions.update)`,
+      `  public key      ${summary["publicKey"]}  (Ed25519, verifies interactions)`,
+      `  Host names      ${answeredNames(allowList)}`,
+      `  rate limits     ${rateLimitsOff ? "off" : "on"}`,
+      `  control API     ${emu.controlEnabled ? `${emu.url}/__emulator/` : "off"}`,
+      `  page            ${emu.pageUrl ?? "off"}`,
+      `  OAuth2 consent  ${emu.config.oauthConsent === "page" ? "consent page (approve or deny)" : "automatic"}`,
+      "Press Ctrl+C to stop.",
+      "",
+    ].join("\n"),
+  );
 }
 
 /** Writes a whole file or nothing (a reader never sees half of it): temp file, then rename. */

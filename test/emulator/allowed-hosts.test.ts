@@ -238,6 +238,7 @@ test("`discord-commands emulator --host 0.0.0.0` says which names it answers; --
   );
   try {
     expect(listed.stdout()).toContain("Host names      loopback host names and emulator\n");
+    expect(listed.stdout()).toMatch(/\(API at [^)]+\), on every address \(--host 0\.0\.0\.0\)\n/);
     const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(listed.stdout())?.[1]);
     const named = await send({ port }, "GET", "/__emulator/health", { host: "emulator" });
     expect(named.status).toBe(200);
