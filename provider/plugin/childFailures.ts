@@ -10,7 +10,7 @@
  * own error (source_eval.go: a failed Construct is reported on the component). The
  * children's lifecycles run in this same process (they take the construct's provider), so
  * the construct hears of the failure here and answers at once, naming the child. (A failed
- * create, update or delete is not told: commandSet.ts `ChildFailedError` says why.)
+ * create, update or delete is not told: resourceMonitor.ts `ChildFailedError` says why.)
  */
 
 interface Watcher {

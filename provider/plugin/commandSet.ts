@@ -36,10 +36,8 @@
  *   failed in this process (childFailures.ts: the engine stops without answering it), or
  *   once every child settled when the engine answered it as failed.
  */
-import * as grpc from "@grpc/grpc-js";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import * as resproto from "@pulumi/pulumi/proto/resource_pb";
-import { ResourceMonitorService } from "@pulumi/pulumi/proto/resource_grpc_pb";
+import type * as resproto from "@pulumi/pulumi/proto/resource_pb";
 import type * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import type { SetPermissions, SetScope } from "../resources/commandSetPlan";
 import {
@@ -62,9 +60,17 @@ import {
 } from "../resources/propertyBags";
 import { isRecord, Secrecy } from "../schema";
 import type { PlainObject, PlainValue } from "./plainStructs";
-import { plainStruct, withPlainStructs, withPlainStructWriter } from "./plainStructs";
+import { plainStruct } from "./plainStructs";
 import { PACKAGE } from "./resources";
-import type { ChildFailures } from "./childFailures";
+import type { Deps } from "./resourceMonitor";
+import {
+  ChildFailedError,
+  childFailedMessage,
+  registration,
+  ResourceMonitor,
+  setDependencies,
+} from "./resourceMonitor";
+import type { ChildFailures, FailureWatch } from "./childFailures";
 import { childUrn } from "./childFailures";
 
 export const COMMAND_SET_TOKEN = `${PACKAGE}:index:CommandSet`;
@@ -122,123 +128,6 @@ function permissionsOf(value: unknown): PermissionsEntry[] {
       permissions: p["permissions"] as PlainValue | undefined,
     };
   });
-}
-
-/** The engine's resource monitor, spoken to directly (see the top of this file). */
-class ResourceMonitor {
-  private readonly client: grpc.Client;
-
-  constructor(address: string) {
-    this.client = new grpc.Client(address, grpc.credentials.createInsecure(), {
-      "grpc.max_receive_message_length": 400 * 1024 * 1024,
-    });
-  }
-
-  private unary<Req, Res>(
-    method: grpc.MethodDefinition<Req, Res>,
-    req: Req,
-    label: string,
-  ): Promise<Res> {
-    return new Promise((resolve, reject) => {
-      this.client.makeUnaryRequest(
-        method.path,
-        withPlainStructWriter(method.requestSerialize),
-        withPlainStructs(method.responseDeserialize),
-        req,
-        (err, res) => {
-          if (err) reject(new Error(`${label}: ${err.details || err.message}`));
-          else if (res === undefined) reject(new Error(`${label}: no answer`));
-          else resolve(res);
-        },
-      );
-    });
-  }
-
-  /** Registers a resource; fails when the engine reports that it failed or was skipped. */
-  async register(
-    req: resproto.RegisterResourceRequest,
-  ): Promise<resproto.RegisterResourceResponse> {
-    const label = `registering ${req.getName()} [${req.getType()}]`;
-    const method = ResourceMonitorService.registerResource as grpc.MethodDefinition<
-      resproto.RegisterResourceRequest,
-      resproto.RegisterResourceResponse
-    >;
-    const res = await this.unary(method, req, label);
-    if (res.getResult() !== resproto.Result.SUCCESS) throw new ChildFailedError(req.getName());
-    return res;
-  }
-
-  async registerOutputs(urn: string, outputs: PlainObject): Promise<void> {
-    const req = new resproto.RegisterResourceOutputsRequest();
-    req.setUrn(urn);
-    req.setOutputs(plainStruct(outputs));
-    const method = ResourceMonitorService.registerResourceOutputs as grpc.MethodDefinition<
-      resproto.RegisterResourceOutputsRequest,
-      unknown
-    >;
-    await this.unary(method, req, `registering the outputs of ${urn}`);
-  }
-
-  close(): void {
-    this.client.close();
-  }
-}
-
-/**
- * The engine answered a child's registration as failed or skipped (its error is its own):
- * under `--continue-on-error`, after a failed create, update or delete. Without that flag
- * the engine never answers it (pulumi/pulumi 3.259: it stops the deployment and closes the
- * plugin 27-76 ms later, measured), and the Construct call is cut: the engine then adds
- * "CommandSet resource '<name>' has a problem: grpc: the client connection is closing" to
- * the child's own error. Answering before that could not be done safely: under
- * `--continue-on-error` the engine answers the failed child 4-15 ms after its failure,
- * and a construct that answered first would stop the set's other children.
- */
-class ChildFailedError extends Error {
-  constructor(readonly childName: string) {
-    super(childFailedMessage(childName));
-  }
-}
-
-function childFailedMessage(childName: string): string {
-  return `its resource '${childName}' failed (that resource's error says why)`;
-}
-
-/** A registration with the options every one of ours takes. */
-function registration(
-  type: string,
-  name: string,
-  parent: string,
-  custom: boolean,
-  object: PlainObject,
-): resproto.RegisterResourceRequest {
-  const req = new resproto.RegisterResourceRequest();
-  req.setType(type);
-  req.setName(name);
-  req.setParent(parent);
-  req.setCustom(custom);
-  req.setObject(plainStruct(object));
-  req.setAcceptsecrets(true);
-  req.setAcceptresources(false);
-  req.setSupportspartialvalues(true);
-  req.setAliasspecs(true);
-  req.setSupportsresultreporting(true);
-  return req;
-}
-
-type Deps = Readonly<Record<string, readonly string[]>>;
-
-function setDependencies(req: resproto.RegisterResourceRequest, byProperty: Deps): void {
-  const all = new Set<string>();
-  const map = req.getPropertydependenciesMap();
-  for (const [key, urns] of Object.entries(byProperty)) {
-    if (urns.length === 0) continue;
-    const deps = new resproto.RegisterResourceRequest.PropertyDependencies();
-    deps.setUrnsList([...urns]);
-    map.set(key, deps);
-    for (const u of urns) all.add(u);
-  }
-  req.setDependenciesList([...all]);
 }
 
 /** The component's own registration: the request's parent, dependencies and options. */
@@ -309,11 +198,23 @@ function setOutputs(
   return { commandIds: Object.fromEntries(ids) };
 }
 
-/** The engine's `Construct` of a CommandSet. */
-export async function constructCommandSet(
-  req: provproto.ConstructRequest,
-  failures: ChildFailures,
-): Promise<provproto.ConstructResponse> {
+/** A CommandSet's arguments, as the Construct request carries them. */
+interface SetArguments {
+  readonly name: string;
+  readonly scopes: readonly SetScope[];
+  readonly permissions: readonly PermissionsEntry[];
+  /** The definitions, secrets unwrapped; undefined while any part is unknown (preview). */
+  readonly definitions: unknown[] | undefined;
+  /** Whether any definition is secret. */
+  readonly secretCommands: boolean;
+  /** Where the definitions' secrets are, by index: the plan's problems quote none of them. */
+  readonly secrecy: Secrecy;
+  /** The URNs each input property came from. */
+  readonly deps: Deps;
+}
+
+/** The set's arguments, or the set's problems (its structure: scopes, permissions). */
+function setArguments(req: provproto.ConstructRequest): SetArguments {
   if (req.getType() !== COMMAND_SET_TOKEN)
     throw new Error(`unknown component type ${req.getType()}`);
   const name = req.getName();
@@ -322,7 +223,6 @@ export async function constructCommandSet(
   const permissions = permissionsOf(inputs["permissions"]);
   const problems = setStructureProblems(name, scopes, permissions);
   if (problems.length > 0) throw new Error(problems.join("\n"));
-  const deps = inputDependencies(req);
   const rawCommands = inputs["commands"] ?? [];
   // Unknown anywhere (preview): the scope's whole plan is unknown, as an Output would be.
   const definitions =
@@ -330,110 +230,185 @@ export async function constructCommandSet(
   if (definitions !== undefined && !Array.isArray(definitions)) {
     throw new Error("CommandSet: commands must be a list");
   }
-  const secretCommands = containsSecret(rawCommands);
-  // Where the definitions' secrets are, by index: the plan's problems quote none of them.
-  const secrecy = new Secrecy(secretPathsIn(rawCommands));
-  const provider = req.getProvidersMap().get(PACKAGE) ?? "";
+  return {
+    name,
+    scopes,
+    permissions,
+    definitions,
+    secretCommands: containsSecret(rawCommands),
+    secrecy: new Secrecy(secretPathsIn(rawCommands)),
+    deps: inputDependencies(req),
+  };
+}
+
+/**
+ * The set's children as it registers them: under the component, with the package's
+ * provider from the request and the request's `protect`, each watched for a failed check
+ * or diff (childFailures.ts).
+ */
+class Children {
+  /** Each child's name by its URN. */
+  private readonly names = new Map<string, string>();
+
+  constructor(
+    private readonly monitor: ResourceMonitor,
+    private readonly req: provproto.ConstructRequest,
+    private readonly parentUrn: string,
+    private readonly watch: FailureWatch,
+  ) {}
+
+  register(
+    type: string,
+    childName: string,
+    object: PlainObject,
+    deps: Deps,
+  ): Promise<resproto.RegisterResourceResponse> {
+    const childType = `${PACKAGE}:index:${type}`;
+    const reg = registration(childType, childName, this.parentUrn, true, object);
+    reg.setProvider(this.req.getProvidersMap().get(PACKAGE) ?? "");
+    if (this.req.hasProtect()) reg.setProtect(this.req.getProtect() === true);
+    setDependencies(reg, deps);
+    const urn = childUrn(this.parentUrn, childType, childName);
+    this.names.set(urn, childName);
+    this.watch.add(urn);
+    return this.monitor.register(reg);
+  }
+
+  /** The child's name, for a message. */
+  nameOf(urn: string): string {
+    return this.names.get(urn) ?? urn;
+  }
+}
+
+/** One `ScopeCommands` child per scope: each scope's answer, by the scope's label. */
+function registerScopes(children: Children, set: SetArguments): Map<string, Promise<ScopeAnswer>> {
+  const { name, definitions, permissions, secrecy, secretCommands } = set;
+  const scopeAnswers = new Map<string, Promise<ScopeAnswer>>();
+  for (const scope of set.scopes) {
+    const plan =
+      definitions === undefined
+        ? undefined
+        : scopeCommandMap(name, definitions, scope, permissions, secrecy);
+    const commands = plan === undefined ? UNKNOWN : (plan.commands as PlainObject);
+    const registered = children.register(
+      "ScopeCommands",
+      scopeChildName(name, scope),
+      {
+        ...(scope.guildId === undefined ? {} : { guildId: scope.guildId }),
+        ...(scope.applicationId === undefined ? {} : { applicationId: scope.applicationId }),
+        commands: secretCommands ? secretValue(commands) : commands,
+        // The set's own problems fail the child's check, naming the set.
+        ...(plan === undefined
+          ? { __programProblems: UNKNOWN }
+          : plan.problems.length > 0
+            ? { __programProblems: plan.problems.join("\n") }
+            : {}),
+      },
+      { commands: set.deps["commands"] ?? [] },
+    );
+    scopeAnswers.set(scopeLabel(scope), registered.then(scopeAnswer));
+  }
+  return scopeAnswers;
+}
+
+/**
+ * One `GuildCommandPermissions` child per permissions entry, once its scope's child has
+ * answered (the entry follows that child's command id).
+ */
+function registerPermissions(
+  children: Children,
+  set: SetArguments,
+  scopeAnswers: ReadonlyMap<string, Promise<ScopeAnswer>>,
+): Promise<void>[] {
+  return set.permissions.map(async (p): Promise<void> => {
+    const scope = permissionsScope(set.scopes, p) as SetScope;
+    const holder = scopeAnswers.get(scopeLabel(scope));
+    if (holder === undefined) return;
+    const { urn: scopeUrn, ids } = await holder;
+    const commandId = ids === undefined ? UNKNOWN : (ids[commandKey(p.type, p.command)] ?? "");
+    await children.register(
+      "GuildCommandPermissions",
+      permissionsChildName(set.name, p),
+      {
+        guildId: p.guildId,
+        commandId,
+        // The identity the permissions follow (permissionsLifecycle.ts `sameCommandLive`).
+        __commandRef: {
+          ...(scope.applicationId === undefined ? {} : { applicationId: scope.applicationId }),
+          ...(scope.guildId === undefined ? {} : { guildId: scope.guildId }),
+          type: p.type ?? 1,
+          name: p.command,
+        },
+        ...(p.permissions === undefined ? {} : { permissions: p.permissions }),
+        ...(p.applicationId === undefined ? {} : { applicationId: p.applicationId }),
+      },
+      {
+        commandId: [scopeUrn],
+        permissions: set.deps["permissions"] ?? [],
+      },
+    );
+  });
+}
+
+/**
+ * The scopes' answers once every registration settled (none left running), or the first
+ * child's failure: at once when a child's check or diff fails, since the engine then stops
+ * without answering it (childFailures.ts).
+ */
+async function settled(
+  children: Children,
+  watch: FailureWatch,
+  scopeAnswers: ReadonlyMap<string, Promise<ScopeAnswer>>,
+  permissionsDone: readonly Promise<void>[],
+): Promise<(readonly [string, ScopeAnswer])[]> {
+  const settling = Promise.allSettled([
+    Promise.all([...scopeAnswers].map(async ([label, a]) => [label, await a] as const)),
+    ...permissionsDone,
+  ]);
+  const first = await Promise.race([settling, watch.failed]);
+  if (typeof first === "string") {
+    throw new Error(childFailedMessage(children.nameOf(first)));
+  }
+  const failure = first.find((s) => s.status === "rejected");
+  if (failure !== undefined) {
+    const reason: unknown = failure.reason;
+    throw reason instanceof ChildFailedError ? new Error(reason.message) : reason;
+  }
+  return (first[0] as PromiseFulfilledResult<(readonly [string, ScopeAnswer])[]>).value;
+}
+
+/** The answer to the engine: the component's URN, its outputs and what they came from. */
+function constructResponse(
+  urn: string,
+  outputs: PlainObject,
+  answers: readonly (readonly [string, ScopeAnswer])[],
+): provproto.ConstructResponse {
+  const res = new provproto.ConstructResponse();
+  res.setUrn(urn);
+  res.setState(plainStruct(outputs) as structproto.Struct);
+  const stateDeps = new provproto.ConstructResponse.PropertyDependencies();
+  stateDeps.setUrnsList(answers.map(([, a]) => a.urn));
+  res.getStatedependenciesMap().set("commandIds", stateDeps);
+  return res;
+}
+
+/** The engine's `Construct` of a CommandSet. */
+export async function constructCommandSet(
+  req: provproto.ConstructRequest,
+  failures: ChildFailures,
+): Promise<provproto.ConstructResponse> {
+  const set = setArguments(req);
   const monitor = new ResourceMonitor(req.getMonitorendpoint());
   const watch = failures.watch();
   try {
-    const component = await monitor.register(componentRegistration(req));
-    const urn = component.getUrn();
-    /** Each child's name by its URN. */
-    const children = new Map<string, string>();
-    const register = (type: string, childName: string, object: PlainObject, deps: Deps) => {
-      const childType = `${PACKAGE}:index:${type}`;
-      const reg = registration(childType, childName, urn, true, object);
-      reg.setProvider(provider);
-      if (req.hasProtect()) reg.setProtect(req.getProtect() === true);
-      setDependencies(reg, deps);
-      const childUrnHere = childUrn(urn, childType, childName);
-      children.set(childUrnHere, childName);
-      watch.add(childUrnHere);
-      return monitor.register(reg);
-    };
-    /** Each scope's child as registered: its URN and command ids (undefined while unknown). */
-    const scopeAnswers = new Map<string, Promise<ScopeAnswer>>();
-    for (const scope of scopes) {
-      const plan =
-        definitions === undefined
-          ? undefined
-          : scopeCommandMap(name, definitions, scope, permissions, secrecy);
-      const commands = plan === undefined ? UNKNOWN : (plan.commands as PlainObject);
-      const registered = register(
-        "ScopeCommands",
-        scopeChildName(name, scope),
-        {
-          ...(scope.guildId === undefined ? {} : { guildId: scope.guildId }),
-          ...(scope.applicationId === undefined ? {} : { applicationId: scope.applicationId }),
-          commands: secretCommands ? secretValue(commands) : commands,
-          // The set's own problems fail the child's check, naming the set.
-          ...(plan === undefined
-            ? { __programProblems: UNKNOWN }
-            : plan.problems.length > 0
-              ? { __programProblems: plan.problems.join("\n") }
-              : {}),
-        },
-        { commands: deps["commands"] ?? [] },
-      );
-      scopeAnswers.set(scopeLabel(scope), registered.then(scopeAnswer));
-    }
-    const permissionsDone = permissions.map(async (p): Promise<void> => {
-      const scope = permissionsScope(scopes, p) as SetScope;
-      const holder = scopeAnswers.get(scopeLabel(scope));
-      if (holder === undefined) return;
-      const { urn: scopeUrn, ids } = await holder;
-      const commandId = ids === undefined ? UNKNOWN : (ids[commandKey(p.type, p.command)] ?? "");
-      await register(
-        "GuildCommandPermissions",
-        permissionsChildName(name, p),
-        {
-          guildId: p.guildId,
-          commandId,
-          // The identity the permissions follow (permissionsLifecycle.ts `sameCommandLive`).
-          __commandRef: {
-            ...(scope.applicationId === undefined ? {} : { applicationId: scope.applicationId }),
-            ...(scope.guildId === undefined ? {} : { guildId: scope.guildId }),
-            type: p.type ?? 1,
-            name: p.command,
-          },
-          ...(p.permissions === undefined ? {} : { permissions: p.permissions }),
-          ...(p.applicationId === undefined ? {} : { applicationId: p.applicationId }),
-        },
-        {
-          commandId: [scopeUrn],
-          permissions: deps["permissions"] ?? [],
-        },
-      );
-    });
-    // Every registration settles before the construct answers (none left running), unless
-    // a child's check or diff fails: the engine then stops without answering it
-    // (childFailures.ts).
-    const settling = Promise.allSettled([
-      Promise.all([...scopeAnswers].map(async ([label, a]) => [label, await a] as const)),
-      ...permissionsDone,
-    ]);
-    const first = await Promise.race([settling, watch.failed]);
-    if (typeof first === "string") {
-      throw new Error(childFailedMessage(children.get(first) ?? first));
-    }
-    const settled = first;
-    const failure = settled.find((s) => s.status === "rejected");
-    if (failure !== undefined) {
-      const reason: unknown = failure.reason;
-      throw reason instanceof ChildFailedError ? new Error(reason.message) : reason;
-    }
-    const answers = (settled[0] as PromiseFulfilledResult<(readonly [string, ScopeAnswer])[]>)
-      .value;
-    const outputs = setOutputs(answers, secretCommands);
+    const urn = (await monitor.register(componentRegistration(req))).getUrn();
+    const children = new Children(monitor, req, urn, watch);
+    const scopeAnswers = registerScopes(children, set);
+    const permissionsDone = registerPermissions(children, set, scopeAnswers);
+    const answers = await settled(children, watch, scopeAnswers, permissionsDone);
+    const outputs = setOutputs(answers, set.secretCommands);
     await monitor.registerOutputs(urn, outputs);
-    const res = new provproto.ConstructResponse();
-    res.setUrn(urn);
-    res.setState(plainStruct(outputs) as structproto.Struct);
-    const stateDeps = new provproto.ConstructResponse.PropertyDependencies();
-    stateDeps.setUrnsList(answers.map(([, a]) => a.urn));
-    res.getStatedependenciesMap().set("commandIds", stateDeps);
-    return res;
+    return constructResponse(urn, outputs, answers);
   } finally {
     watch.stop();
     monitor.close();

@@ -6,7 +6,7 @@
  * Struct decoding of check and diff requests 0.4 s, and the garbage collection after it).
  *
  * So the requests whose properties the plugin only reads (check, diff, create, read,
- * update, delete) decode each Struct straight into plain values with google-protobuf's own
+ * update, delete, construct) decode each Struct straight into plain values with google-protobuf's own
  * BinaryReader: the same wire format, the same values, keys in the same (sorted) order as
  * `Struct.toJavaScript()`. The message still behaves as a Struct: its fields map is built
  * from the plain values on first use (to re-serialize it, or read it field by field).

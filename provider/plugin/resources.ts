@@ -1,15 +1,20 @@
 /**
- * The plugin's resources: the same lifecycles as the dynamic resources
- * (provider/resources), by type token, with the deployment-wide checks (the runtime's
- * `DeploymentClaims`, keyed by URN, as the dynamic-provider host's: the plugin sees every
- * resource's `check` of its provider, whatever the program's language), plus what only the
- * plugin does: `pulumi import` by id (a Read with no properties).
+ * The plugin's resources, by type token: each one's lifecycle, the same object as the
+ * dynamic resource's (provider/resources), which the gRPC handlers (server.ts) call
+ * straight, and what only the plugin does for that type, which those handlers apply around
+ * the call: the deployment-wide checks (the runtime's `DeploymentClaims`, keyed by URN, as
+ * the dynamic-provider host's: the plugin sees every resource's `check` of its provider,
+ * whatever the program's language), the rewrite of a state the dynamic resources wrote,
+ * and `pulumi import` by id (a Read with no properties).
  *
  * Import ids:
  *  - GlobalCommand: `<commandId>` (the provider's application) or `<applicationId>/<commandId>`;
  *  - GuildCommand: `<guildId>/<commandId>` or `<applicationId>/<guildId>/<commandId>`;
  *  - GuildCommandPermissions: `<guildId>/<commandId>` or `<applicationId>/<guildId>/<commandId>`
- *    (`commandId` the application id for the app-wide defaults).
+ *    (`commandId` the application id for the app-wide defaults);
+ *  - ScopeCommands: `<guildId>` or `global`, with or without `<applicationId>/`
+ *    (scopeCommandsLifecycle.ts `parseScopeResourceId`);
+ *  - UserAuthorization: none (it cannot be imported).
  */
 import { ConfigurationError } from "../client";
 import { isSnowflake } from "../schema";
@@ -69,8 +74,19 @@ export function urnType(urn: string): string {
   return qualified.split("$").pop() ?? "";
 }
 
-export interface PluginResource {
-  check(urn: string, olds: Bag, news: Bag): Promise<{ inputs: Bag; failures: CheckFailure[] }>;
+/** A check's answer: the inputs to record, and what is wrong with them. */
+export interface Checked {
+  readonly inputs: Bag;
+  readonly failures: readonly CheckFailure[];
+}
+
+/**
+ * A resource's lifecycle (provider/resources) as the plugin calls it: the same object the
+ * dynamic resources use, its failures already as the engine shows them (engineErrors.ts
+ * `forEngine`).
+ */
+export interface Lifecycle {
+  check(olds: Bag, news: Bag): Promise<Checked>;
   diff(
     id: string,
     olds: Bag,
@@ -83,10 +99,34 @@ export interface PluginResource {
     detailedDiff?: Record<string, "add" | "update" | "delete">;
   }>;
   create(inputs: Bag): Promise<{ id: string; outs: Bag }>;
-  /** `props` undefined: an import by id. */
-  read(id: string, props: Bag | undefined): Promise<{ id: string; props?: Bag; inputs?: Bag }>;
+  read(id: string, props: Bag): Promise<{ id: string; props?: Bag; inputs?: Bag }>;
   update(id: string, olds: Bag, news: Bag): Promise<{ outs: Bag }>;
   delete(id: string, props: Bag): Promise<void>;
+}
+
+/**
+ * What a Read reads through the lifecycle: a refresh's id and properties as the engine
+ * gives them, an import's planned from its id alone (`importRead`).
+ */
+export interface ReadTarget {
+  readonly id: string;
+  readonly props: Bag;
+  /** The import's failure when the service has no such resource (the read's id is ""). */
+  readonly missing?: string;
+}
+
+/**
+ * A plugin resource: its lifecycle, called straight by the gRPC handlers (server.ts), and
+ * what only the plugin does for its type, applied by those handlers around the call.
+ */
+export interface PluginResource {
+  readonly lifecycle: Lifecycle;
+  /** The check's answer with the deployment-wide problems of its inputs first (by URN). */
+  withClaims(urn: string, checked: Checked): Checked;
+  /** The old state must be rewritten whatever the diff says (`fromDynamicState`). */
+  rewritesState(olds: Bag): boolean;
+  /** The read an import by `id` makes, or a `ConfigurationError` naming the id's forms. */
+  importRead(id: string): ReadTarget;
 }
 
 /**
@@ -116,121 +156,84 @@ function importId(
   return Object.fromEntries(form.map((name, i) => [name, parts[i] as string]));
 }
 
+/** A check with the claims' problems, if any, first: they name every resource involved. */
+function claimed(checked: Checked, property: string, problems: readonly string[]): Checked {
+  if (problems.length === 0) return checked;
+  return { ...checked, failures: [{ property, reason: problems.join("\n") }, ...checked.failures] };
+}
+
+/** A check with no deployment-wide rule. */
+const UNCLAIMED = (_urn: string, checked: Checked): Checked => checked;
+
 /** The plugin's resources over one runtime, by type token. */
 export function pluginResources(rt: ProviderRuntime): Map<string, PluginResource> {
   const { claims } = rt;
 
   function commands(scope: "global" | "guild"): PluginResource {
-    const lifecycle = commandProvider(scope, rt);
     const name = scope === "global" ? "GlobalCommand" : "GuildCommand";
+    const forms =
+      scope === "global"
+        ? [["commandId"], ["applicationId", "commandId"]]
+        : [
+            ["guildId", "commandId"],
+            ["applicationId", "guildId", "commandId"],
+          ];
     return {
-      async check(urn, olds, news) {
-        const result = await lifecycle.check(olds, news);
-        const problems = claims.checkCommand(urn, scope, result.inputs);
-        if (problems.length > 0) {
-          result.failures.unshift({ property: "name", reason: problems.join("\n") });
-        }
-        return result;
-      },
-      async diff(id, olds, news) {
-        const result = await lifecycle.diff(id, olds, news);
-        return { ...result, changes: result.changes || fromDynamicState(olds) };
-      },
-      create: (inputs) => lifecycle.create(inputs),
-      async read(id, props) {
-        if (props !== undefined) return lifecycle.read(id, props);
-        const parts =
-          scope === "global"
-            ? importId(name, id, [["commandId"], ["applicationId", "commandId"]])
-            : importId(name, id, [
-                ["guildId", "commandId"],
-                ["applicationId", "guildId", "commandId"],
-              ]);
-        const { commandId, ...where } = parts;
+      lifecycle: commandProvider(scope, rt),
+      withClaims: (urn, checked) =>
+        claimed(checked, "name", claims.checkCommand(urn, scope, checked.inputs)),
+      rewritesState: fromDynamicState,
+      importRead(id) {
+        const { commandId, ...where } = importId(name, id, forms);
         // The inputs the import records name the application, as a declaration's do after check.
         where["applicationId"] = rt.resolveApplicationId(where["applicationId"]);
-        const read = await lifecycle.read(commandId as string, where);
-        if (read.id === "") {
-          throw new ConfigurationError(`cannot import ${name} "${id}": no such command`);
-        }
-        return read;
+        const missing = `cannot import ${name} "${id}": no such command`;
+        return { id: commandId as string, props: where, missing };
       },
-      update: (id, olds, news) => lifecycle.update(id, olds, news),
-      delete: (id, props) => lifecycle.delete(id, props),
     };
   }
 
-  const permissions = permissionsProvider(rt);
-  const permissionsResource: PluginResource = {
-    check: (_urn, olds, news) => permissions.check(olds, news),
-    async diff(id, olds, news) {
-      const result = await permissions.diff(id, olds, news);
-      return { ...result, changes: result.changes || fromDynamicState(olds) };
-    },
-    create: (inputs) => permissions.create(inputs),
-    async read(id, props) {
-      if (props !== undefined) return permissions.read(id, props);
+  const permissions: PluginResource = {
+    lifecycle: permissionsProvider(rt),
+    withClaims: UNCLAIMED,
+    rewritesState: fromDynamicState,
+    importRead(id) {
       const where = importId("GuildCommandPermissions", id, [
         ["guildId", "commandId"],
         ["applicationId", "guildId", "commandId"],
       ]);
       where["applicationId"] = rt.resolveApplicationId(where["applicationId"]);
-      const read = await permissions.read(`${where["guildId"]}/${where["commandId"]}`, where);
-      if (read.id === "") {
-        throw new ConfigurationError(
-          `cannot import GuildCommandPermissions "${id}": no such command`,
-        );
-      }
-      return read;
+      const missing = `cannot import GuildCommandPermissions "${id}": no such command`;
+      return { id: `${where["guildId"]}/${where["commandId"]}`, props: where, missing };
     },
-    update: (id, olds, news) => permissions.update(id, olds, news),
-    delete: (id, props) => permissions.delete(id, props),
   };
 
-  const authorization = userAuthorizationProvider(rt);
-  const authorizationResource: PluginResource = {
-    check: (_urn, olds, news) => authorization.check(olds, news),
-    diff: (id, olds, news) => authorization.diff(id, olds, news),
-    create: (inputs) => authorization.create(inputs),
-    async read(id, props) {
-      if (props === undefined) {
-        throw new ConfigurationError(
-          "UserAuthorization cannot be imported: declare it, and its first `up` takes the " +
-            "authorization from the provider's bearerToken and refreshToken",
-        );
-      }
-      return authorization.read(id, props);
+  const authorization: PluginResource = {
+    lifecycle: userAuthorizationProvider(rt),
+    withClaims: UNCLAIMED,
+    rewritesState: () => false,
+    importRead() {
+      throw new ConfigurationError(
+        "UserAuthorization cannot be imported: declare it, and its first `up` takes the " +
+          "authorization from the provider's bearerToken and refreshToken",
+      );
     },
-    update: (id, olds, news) => authorization.update(id, olds, news),
-    delete: () => authorization.delete(),
   };
 
-  const scopeCommands = scopeCommandsProvider(rt);
-  const scopeCommandsResource: PluginResource = {
-    async check(urn, olds, news) {
-      const result = await scopeCommands.check(olds, news);
-      const problems = claims.checkScope(urn, result.inputs);
-      if (problems.length > 0) {
-        result.failures.unshift({ property: WHOLE_SCOPE, reason: problems.join("\n") });
-      }
-      return result;
-    },
-    async diff(id, olds, news) {
-      const result = await scopeCommands.diff(id, olds, news);
-      return { ...result, changes: result.changes || fromDynamicState(olds) };
-    },
-    create: (inputs) => scopeCommands.create(inputs),
-    // An import (no properties): every command of the scope comes under management.
-    read: (id, props) => scopeCommands.read(id, props ?? {}),
-    update: (id, olds, news) => scopeCommands.update(id, olds, news),
-    delete: (id, props) => scopeCommands.delete(id, props),
+  const scopeCommands: PluginResource = {
+    lifecycle: scopeCommandsProvider(rt),
+    withClaims: (urn, checked) =>
+      claimed(checked, WHOLE_SCOPE, claims.checkScope(urn, checked.inputs)),
+    rewritesState: fromDynamicState,
+    // Every command of the scope comes under management.
+    importRead: (id) => ({ id, props: {} }),
   };
 
   return new Map<string, PluginResource>([
-    [TOKENS.scopeCommands, scopeCommandsResource],
+    [TOKENS.scopeCommands, scopeCommands],
     [TOKENS.globalCommand, commands("global")],
     [TOKENS.guildCommand, commands("guild")],
-    [TOKENS.guildCommandPermissions, permissionsResource],
-    [TOKENS.userAuthorization, authorizationResource],
+    [TOKENS.guildCommandPermissions, permissions],
+    [TOKENS.userAuthorization, authorization],
   ]);
 }

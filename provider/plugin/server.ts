@@ -25,6 +25,7 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import type * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { ConfigurationError } from "../client";
 import type { Bag } from "../resources/propertyBags";
 import { SECRET_PATHS_KEY, secretPathsIn, unwrapSecrets } from "../resources/propertyBags";
 import { ENGINE_FAILURE_PROPERTY } from "../resources/engineErrors";
@@ -33,7 +34,7 @@ import { ChildFailures } from "./childFailures";
 import { flushCompileCache } from "./compileCache";
 import type { PlainValue } from "./plainStructs";
 import { plainStruct, withPlainStructs, withPlainStructWriter } from "./plainStructs";
-import type { PluginResource } from "./resources";
+import type { PluginResource, ReadTarget } from "./resources";
 import { pluginResources, PLUGIN_CONFIG_KEYS, pluginStackConfig, urnType } from "./resources";
 import { unmarkedInState, withSecretCredentials, withSecrets } from "./secrets";
 import { outsideTestedRange, TESTED_RANGE } from "../testedRange";
@@ -113,13 +114,19 @@ type Unary<Req, Res> = grpc.handleUnaryCall<Req, Res>;
 /**
  * A unary handler that answers with `fn`'s value, or its failure as one message. The
  * message quotes no secret: the lifecycles name a resource and quote its values knowing
- * which are secret (`bag`).
+ * which are secret (`bag`). `onFailure` hears of the failure before the engine does.
  */
-function unary<Req, Res>(fn: (req: Req) => Promise<Res>): Unary<Req, Res> {
+function unary<Req, Res>(
+  fn: (req: Req) => Promise<Res>,
+  onFailure?: (req: Req) => void,
+): Unary<Req, Res> {
   return (call, callback) => {
     fn(call.request).then(
       (res) => callback(null, res),
-      (err: unknown) => callback(failed(err), null),
+      (err: unknown) => {
+        onFailure?.(call.request);
+        callback(failed(err), null);
+      },
     );
   };
 }
@@ -129,14 +136,7 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
   const resources = pluginResources(rt);
   /** The checks and diffs that failed, for the constructs waiting on them (childFailures.ts). */
   const failures = new ChildFailures();
-  const reporting = async <T>(urn: string, work: () => Promise<T>): Promise<T> => {
-    try {
-      return await work();
-    } catch (err) {
-      failures.report(urn);
-      throw err;
-    }
-  };
+  const report = (req: { getUrn(): string }): void => failures.report(req.getUrn());
   const resourceOf = (urn: string): PluginResource => {
     const type = urnType(urn);
     const resource = resources.get(type);
@@ -195,8 +195,6 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
       rt.configure(pluginStackConfig(bag(req.getArgs()), variables));
       await rt.checkCliVersion();
       const res = new provproto.ConfigureResponse();
-      // Secrets arrive unwrapped; outputs the schema marks secret are kept secret by the
-      // engine and the generated SDKs (additionalSecretOutputs).
       // Secrets accepted (the engine requires it of a plugin that constructs components):
       // they arrive marked and are unwrapped (bag); what came in secret, and the outputs the
       // schema marks secret, go back marked (withSecrets).
@@ -210,10 +208,9 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
 
     check: unary(async (req: provproto.CheckRequest) => {
       const urn = req.getUrn();
-      const news = bag(req.getNews());
-      const result = await reporting(urn, () =>
-        resourceOf(urn).check(urn, bag(req.getOlds()), news),
-      );
+      const resource = resourceOf(urn);
+      const checked = await resource.lifecycle.check(bag(req.getOlds()), bag(req.getNews()));
+      const result = resource.withClaims(urn, checked);
       if (result.failures.length > 0) {
         failures.report(urn);
       }
@@ -221,28 +218,26 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
       res.setInputs(toStruct(withSecrets(result.inputs, raw(req.getNews()))));
       res.setFailuresList(engineCheckFailures(result.failures));
       return res;
-    }),
+    }, report),
 
     diff: unary(async (req: provproto.DiffRequest) => {
       const urn = req.getUrn();
       // The old outputs, as the dynamic-provider host hands them: one lifecycle for both
       // doors (update reads `version` and `adopted` from them).
       const olds = bag(req.getOlds());
-      const result = await reporting(urn, () =>
-        resourceOf(urn).diff(req.getId(), olds, bag(req.getNews())),
-      );
+      const resource = resourceOf(urn);
+      const result = await resource.lifecycle.diff(req.getId(), olds, bag(req.getNews()));
+      const changes = result.changes || resource.rewritesState(olds);
       // Values the state holds in clear that the program marks secret: only an update
       // stores them marked (secrets.ts `unmarkedInState`), and it writes nothing.
-      const unmarked = result.changes
-        ? []
-        : unmarkedInState(raw(req.getOlds()), raw(req.getNews()));
+      const unmarked = changes ? [] : unmarkedInState(raw(req.getOlds()), raw(req.getNews()));
       const detailedDiff =
         unmarked.length > 0
           ? Object.fromEntries(unmarked.map((k) => [k, "update" as const]))
           : result.detailedDiff;
       const res = new provproto.DiffResponse();
       res.setChanges(
-        result.changes || unmarked.length > 0
+        changes || unmarked.length > 0
           ? provproto.DiffResponse.DiffChanges.DIFF_SOME
           : provproto.DiffResponse.DiffChanges.DIFF_NONE,
       );
@@ -275,11 +270,11 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
         res.setDiffsList([...top].filter((k) => k !== ""));
       }
       return res;
-    }),
+    }, report),
 
     create: unary(async (req: provproto.CreateRequest) => {
       const urn = req.getUrn();
-      const result = await resourceOf(urn).create(bag(req.getProperties()));
+      const result = await resourceOf(urn).lifecycle.create(bag(req.getProperties()));
       const res = new provproto.CreateResponse();
       res.setId(result.id);
       res.setProperties(toStruct(withSecrets(result.outs, raw(req.getProperties()))));
@@ -287,10 +282,15 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
     }),
 
     read: unary(async (req: provproto.ReadRequest) => {
-      const urn = req.getUrn();
+      const resource = resourceOf(req.getUrn());
       // An import's Read carries no properties: the id alone says what to read.
-      const props = req.hasProperties() ? bag(req.getProperties()) : undefined;
-      const result = await resourceOf(urn).read(req.getId(), props);
+      const read: ReadTarget = req.hasProperties()
+        ? { id: req.getId(), props: bag(req.getProperties()) }
+        : resource.importRead(req.getId());
+      const result = await resource.lifecycle.read(read.id, read.props);
+      if (result.id === "" && read.missing !== undefined) {
+        throw new ConfigurationError(read.missing);
+      }
       const res = new provproto.ReadResponse();
       res.setId(result.id);
       const given = [raw(req.getProperties()), raw(req.getInputs())];
@@ -304,7 +304,7 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
     update: unary(async (req: provproto.UpdateRequest) => {
       const urn = req.getUrn();
       const olds = bag(req.getOlds()); // old outputs, as in diff
-      const result = await resourceOf(urn).update(req.getId(), olds, bag(req.getNews()));
+      const result = await resourceOf(urn).lifecycle.update(req.getId(), olds, bag(req.getNews()));
       const res = new provproto.UpdateResponse();
       res.setProperties(toStruct(withSecrets(result.outs, raw(req.getNews()), raw(req.getOlds()))));
       return res;
@@ -312,7 +312,7 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
 
     delete: unary(async (req: provproto.DeleteRequest) => {
       const urn = req.getUrn();
-      await resourceOf(urn).delete(req.getId(), bag(req.getProperties()));
+      await resourceOf(urn).lifecycle.delete(req.getId(), bag(req.getProperties()));
       return new emptyproto.Empty();
     }),
 
@@ -369,8 +369,9 @@ function plainStructService(): grpc.ServiceDefinition {
 }
 
 /**
- * Serves the plugin on a free loopback port and prints the port, as the engine expects
- * of a plugin. Resolves with the server (tests stop it with `forceShutdown`).
+ * Serves the plugin on a free loopback port. Resolves with the server and its port
+ * (main.ts prints the port, as the engine expects of a plugin; tests stop the server with
+ * `forceShutdown`).
  */
 export async function servePlugin(
   rt: ProviderRuntime,

@@ -278,103 +278,90 @@ export interface ResourceProviderMethods {
 }
 
 /**
+ * Which of a method's arguments are the resource's id and the properties that name it
+ * (and hold its secret paths), as the host and the plugin call the methods.
+ */
+const ARGUMENTS: Readonly<
+  Record<ProviderMethod, { readonly id?: number; readonly props: number }>
+> = {
+  check: { props: 1 }, // (olds, news)
+  diff: { id: 0, props: 2 }, // (id, olds, news)
+  create: { props: 0 }, // (inputs)
+  read: { id: 0, props: 1 }, // (id, props)
+  update: { id: 0, props: 2 }, // (id, olds, news)
+  delete: { id: 0, props: 1 }, // (id, props)
+};
+
+const METHODS = Object.keys(ARGUMENTS) as ProviderMethod[];
+
+type Operation = (...args: unknown[]) => Promise<unknown>;
+
+/**
  * The provider with every method's failure turned into a `ProviderFailure`. `describe`
- * names the resource from the properties the method receives.
+ * names the resource from the properties the method receives. Each method calls the
+ * provider's own directly: this is the one layer between a door and the operation.
  */
 export function forEngine<P extends ResourceProviderMethods>(
   provider: P,
   describe: DescribeResource,
   rt: { readonly settings: ProviderSettings; readonly timing?: TimingLog },
 ): P {
-  const wrap =
-    <A extends unknown[], R>(
-      method: ProviderMethod,
-      fn: (...args: A) => Promise<R>,
-      what: (...args: A) => string,
-      bagOf: (...args: A) => Bag,
-    ) =>
-    async (...args: A): Promise<R> => {
-      const nameOf = (): string => {
-        try {
-          return what(...args);
-        } catch {
-          return "the resource";
-        }
-      };
-      const timing = rt.timing?.enabled === true ? rt.timing : undefined;
-      const at = timing?.time() ?? 0;
-      let failed = false;
+  const wrapped: Record<string, Operation> = { configure: configureForEngine(provider) };
+  for (const method of METHODS) {
+    wrapped[method] = methodForEngine(provider, method, describe, rt);
+  }
+  // Same methods, same results: only what a failure looks like changed.
+  return wrapped as unknown as P;
+}
+
+/** `configure`, its failure naming the provider's configuration in the door's namespace. */
+function configureForEngine(provider: ResourceProviderMethods): Operation {
+  return async (...args) => {
+    const req = args[0] as { config: StackConfig };
+    try {
+      await provider.configure(req);
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      const failure = new ProviderFailure(
+        inNamespace(`reading the provider's configuration failed: ${reason}`, req.config.namespace),
+      );
+      quietHostEcho(failure);
+      throw failure;
+    }
+  };
+}
+
+/** One method of the provider, timed, its failure as the engine shows it. */
+function methodForEngine(
+  provider: ResourceProviderMethods,
+  method: ProviderMethod,
+  describe: DescribeResource,
+  rt: { readonly settings: ProviderSettings; readonly timing?: TimingLog },
+): Operation {
+  const operation = provider[method] as Operation;
+  const { id, props } = ARGUMENTS[method];
+  return async (...args) => {
+    const bag = (args[props] ?? {}) as Bag;
+    const nameOf = (): string => {
       try {
-        return await fn(...args);
-      } catch (err) {
-        failed = true;
-        const failure = engineFailure(
-          method,
-          nameOf(),
-          err,
-          settingsOf(rt),
-          secrecyOf(bagOf(...args)),
-        );
-        quietHostEcho(failure);
-        throw failure;
-      } finally {
-        timing?.call(method, nameOf(), at, failed);
+        return describe(bag, id === undefined ? undefined : (args[id] as string));
+      } catch {
+        return "the resource";
       }
     };
-  const wrapped: ResourceProviderMethods = {
-    async configure(req) {
-      try {
-        await provider.configure(req);
-      } catch (err) {
-        const reason = err instanceof Error ? err.message : String(err);
-        const failure = new ProviderFailure(
-          inNamespace(
-            `reading the provider's configuration failed: ${reason}`,
-            req.config.namespace,
-          ),
-        );
-        quietHostEcho(failure);
-        throw failure;
-      }
-    },
-    check: wrap(
-      "check",
-      async (o: Bag, n: Bag) =>
-        checkInNamespace(await provider.check(o, n), settingsOf(rt)?.namespace),
-      (_o, n) => describe(n, undefined),
-      (_o, n) => n,
-    ),
-    diff: wrap(
-      "diff",
-      (id: string, o: Bag, n: Bag) => provider.diff(id, o, n),
-      (id, _o, n) => describe(n, id),
-      (_id, _o, n) => n,
-    ),
-    create: wrap(
-      "create",
-      (i: Bag) => provider.create(i),
-      (i) => describe(i, undefined),
-      (i) => i,
-    ),
-    read: wrap(
-      "read",
-      (id: string, p: Bag) => provider.read(id, p),
-      (id, p) => describe(p, id),
-      (_id, p) => p,
-    ),
-    update: wrap(
-      "update",
-      (id: string, o: Bag, n: Bag) => provider.update(id, o, n),
-      (id, _o, n) => describe(n, id),
-      (_id, _o, n) => n,
-    ),
-    delete: wrap(
-      "delete",
-      (id: string, p: Bag) => provider.delete(id, p),
-      (id, p) => describe(p, id),
-      (_id, p) => p,
-    ),
+    const timing = rt.timing?.enabled === true ? rt.timing : undefined;
+    const at = timing?.time() ?? 0;
+    let failed = false;
+    try {
+      const result = await operation.apply(provider, args);
+      return method === "check" ? checkInNamespace(result, settingsOf(rt)?.namespace) : result;
+    } catch (err) {
+      failed = true;
+      const failure = engineFailure(method, nameOf(), err, settingsOf(rt), secrecyOf(bag));
+      quietHostEcho(failure);
+      throw failure;
+    } finally {
+      timing?.call(method, nameOf(), at, failed);
+    }
   };
-  // Same methods, same results: only what a failure looks like changed.
-  return wrapped as P;
 }

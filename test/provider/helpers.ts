@@ -7,6 +7,7 @@ import type { EmulatorOptions, RequestLogEntry, RunningEmulator } from "../../em
 import { startEmulator } from "../../emulator";
 import { commandProvider } from "../../provider/resources/commandLifecycle";
 import { permissionsProvider as makePermissionsProvider } from "../../provider/resources/permissionsLifecycle";
+import type { Checked, PluginResource } from "../../provider/plugin/resources";
 import type { RuntimeOptions } from "../../provider/resources/runtime";
 import { ProviderRuntime } from "../../provider/resources/runtime";
 import type { Bag } from "../../provider/resources/propertyBags";
@@ -103,6 +104,19 @@ export function errorTexts(err: unknown): string[] {
     if (err.cause !== undefined) texts.push(inspect(err.cause, { depth: Infinity }));
   }
   return texts;
+}
+
+/**
+ * A plugin resource's check as the plugin's server makes it (server.ts `check`): its
+ * lifecycle's, then the deployment's claims, by URN.
+ */
+export async function pluginCheck(
+  resource: PluginResource,
+  urn: string,
+  olds: Bag,
+  news: Bag,
+): Promise<Checked> {
+  return resource.withClaims(urn, await resource.lifecycle.check(olds, news));
 }
 
 /** The error a promise rejects with (fails the test when it resolves). */

@@ -14,6 +14,7 @@ import {
   configureAll,
   guildInputs,
   guildProvider,
+  pluginCheck,
   requests,
   runtime,
   setup,
@@ -134,12 +135,14 @@ describe("a full scope's message names who fills it", () => {
     const single = resources.get(TOKENS.guildCommand);
     if (setResource === undefined || single === undefined) throw new Error("no resources");
     expect(
-      (await setResource.check(urn("ScopeCommands", "set-guild"), set.outs, setInputs)).failures,
+      (await pluginCheck(setResource, urn("ScopeCommands", "set-guild"), set.outs, setInputs))
+        .failures,
     ).toEqual([]);
     const reasons: string[] = [];
     for (let i = 0; i <= 10; i++) {
       const inputs = guildInputs(emu, slashArgs(`extra-${i}`));
-      const verdict = await single.check(
+      const verdict = await pluginCheck(
+        single,
         urn("GuildCommand", `extra-${i}`),
         i === 0 ? inputs : {},
         inputs,
@@ -169,7 +172,9 @@ describe("a full scope's message names who fills it", () => {
     if (setResource === undefined || single === undefined) throw new Error("no resources");
     for (const n of ["one", "two"]) {
       const inputs = guildInputs(emu, slashArgs(n));
-      expect((await single.check(urn("GuildCommand", n), inputs, inputs)).failures).toEqual([]);
+      expect((await pluginCheck(single, urn("GuildCommand", n), inputs, inputs)).failures).toEqual(
+        [],
+      );
     }
     const setInputs: Bag = {
       applicationId: emu.applicationId,
@@ -178,7 +183,12 @@ describe("a full scope's message names who fills it", () => {
         Array.from({ length: 98 }, (_, i) => [`s${i}`, slashArgs(`s${i}`)]),
       ),
     };
-    const verdict = await setResource.check(urn("ScopeCommands", "set-guild"), {}, setInputs);
+    const verdict = await pluginCheck(
+      setResource,
+      urn("ScopeCommands", "set-guild"),
+      {},
+      setInputs,
+    );
     expect(verdict.failures.map((f) => f.reason).join("\n")).toContain(
       "98 declared here and 3 there already that this resource does not manage (the stack's " +
         "resources checked so far declare 2 of them: 'one', 'two'; 1 live command no resource " +

@@ -28,6 +28,7 @@ import {
   configureAll,
   guildInputs,
   guildProvider,
+  pluginCheck,
   requests,
   runtime,
   setup,
@@ -332,7 +333,7 @@ describe("a bulk overwrite raced by another writer (issue 39)", () => {
     if (single === undefined) throw new Error("no GuildCommand");
     const mineInputs = guildInputs(emu, slashArgs("mine"));
     const mineUrn = "urn:pulumi:dev::app::my:Team$discord-commands:index:GuildCommand::mine";
-    expect((await single.check(mineUrn, mine.outs, mineInputs)).failures).toEqual([]);
+    expect((await pluginCheck(single, mineUrn, mine.outs, mineInputs)).failures).toEqual([]);
     emu.control.setFaults({
       rules: [
         {
