@@ -28,7 +28,7 @@ import { forEngine } from "./engineErrors";
 import type { ProviderRuntime } from "./runtime";
 import type { StackConfig } from "./settings";
 import { adoptLiveTwin } from "./liveTwin";
-import { scopeName } from "./scopeOverwrite";
+import { scopeName } from "./scopeName";
 import { createOne, deleteOne, editOne, writeOne } from "./scopeWrites";
 import { Routes } from "../routes";
 import { createProblems, replacementNeedsRoom } from "./scopeLimits";

@@ -54,6 +54,7 @@ import {
   markedIds,
 } from "./scopeCommandDefinitions";
 import { commandKey } from "./commandKeys";
+import { scopeName } from "./scopeName";
 
 export { commandKey, commandPath };
 
@@ -88,12 +89,6 @@ function commandIds(bag: Bag): Record<string, string> {
 
 function scopeOf(bag: Bag): Scope {
   return optionalString(bag, "guildId") === undefined ? "global" : "guild";
-}
-
-function scopeLabel(applicationId: string, guildId: string | undefined): string {
-  return guildId === undefined
-    ? `the global scope of application ${applicationId}`
-    : `guild ${guildId} of application ${applicationId}`;
 }
 
 /** The wire body of a known, valid definition; throws otherwise (check prevents that). */
@@ -233,7 +228,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
         failures.push({
           property: WHOLE_SCOPE,
           reason:
-            `commands: ${scopeLabel(applicationId, guildId)} would hold ${declared + others.length} ` +
+            `commands: ${scopeName(applicationId, guildId)} would hold ${declared + others.length} ` +
             `${TYPE_NAMES[type] ?? type} commands (the limit is ${limit}): ${declared} declared here and ` +
             `${others.length} there already that this resource does not manage (` +
             `${rt.claims.whoDeclares(
@@ -557,5 +552,5 @@ const describeScope: DescribeResource = (props) => {
     const v = props[key];
     return typeof v === "string" ? secrecy.text(v, [key]) : undefined;
   };
-  return `the commands of ${scopeLabel(id("applicationId") ?? "?", id("guildId"))}`;
+  return `the commands of ${scopeName(id("applicationId") ?? "?", id("guildId"))}`;
 };

@@ -29,6 +29,7 @@ import {
 } from "../schema";
 import type { DeploymentClaims } from "./claims";
 import type { ScopeCache } from "./scopeCache";
+import { scopeName } from "./scopeName";
 import type { Warnings } from "./warnings";
 import { racedOverwriteWarning } from "./warnings";
 import type { ListedWrite, ScopeWriteRuntime } from "./scopeWrites";
@@ -139,13 +140,6 @@ export type PutResult =
       readonly lost: readonly CanonicalCommandField[];
     }
   | { readonly ok: false; readonly error: unknown };
-
-/** How messages name a scope. */
-export function scopeName(applicationId: string, guildId: string | undefined): string {
-  return guildId === undefined
-    ? `the global scope of application ${applicationId}`
-    : `guild ${guildId} (application ${applicationId})`;
-}
 
 /**
  * Sends `list` as the scope's whole list in one PUT (sent once: `write.api`). Answers each
