@@ -44,7 +44,7 @@ import type { ProviderRuntime } from "./runtime";
 import type { StackConfig } from "./settings";
 import { finishOverwrite, freshScope, overwriteScope, sameIdentity } from "./scopeOverwrite";
 import type { IntendedCommand, PutResult } from "./scopeOverwrite";
-import { createOne, deleteOne, editOne, withScopeList } from "./scopeWrites";
+import { createOne, deleteOne, editOne, withExclusiveScopeList } from "./scopeWrites";
 import { planScopeWrite } from "./scopeWritePlan";
 import {
   commandPath,
@@ -298,7 +298,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
   ): Promise<Record<string, string>> {
     const scope: Scope = guildId === undefined ? "global" : "guild";
     // Under the lock, tried again whole from a new list after a failure (scopeWrites.ts).
-    const written = await withScopeList(rt, applicationId, guildId, async (write) => {
+    const written = await withExclusiveScopeList(rt, applicationId, guildId, async (write) => {
       const live = await freshScope(rt, write, applicationId, guildId);
       const managed = new Set(Object.values(managedIds));
       const bodies = Object.entries(declared).map(
