@@ -3,8 +3,9 @@
  * emulator (spec: "Endpoints"). Every path is relative to `{base}/api/v10`.
  *
  * Each entry names the endpoint's number in the spec, its method and a path template.
- * `path()` builds a concrete path; `match()` turns a concrete path back into the
- * route and its parameters, which is how the emulator dispatches requests.
+ * `ScopeRoutes` pairs a scope's routes, global and guild (`scopeRoutes`, `scopeParams`).
+ * `path()` builds a concrete path; `match()` turns a concrete path back into the route and
+ * its parameters, which is how the emulator dispatches requests.
  */
 
 export const API_PREFIX = "/api/v10";
@@ -72,6 +73,65 @@ export const AUTHORIZE_PATH = "/oauth2/authorize";
 export type RouteName = keyof typeof Routes;
 
 export type RouteParams = Record<string, string>;
+
+/** The routes of one scope's commands: the same operations on the global or a guild's path. */
+export interface ScopeRouteSet {
+  readonly list: RouteDef;
+  readonly create: RouteDef;
+  readonly edit: RouteDef;
+  readonly delete: RouteDef;
+  readonly bulkOverwrite: RouteDef;
+  /**
+   * A write built from the scope's list, in the order it sends them: the list GET, then the
+   * bulk overwrite PUT built from it.
+   */
+  readonly listThenOverwrite: readonly [RouteDef, RouteDef];
+}
+
+function scopeRouteSet(
+  list: RouteDef,
+  create: RouteDef,
+  edit: RouteDef,
+  remove: RouteDef,
+  bulkOverwrite: RouteDef,
+): ScopeRouteSet {
+  return {
+    list,
+    create,
+    edit,
+    delete: remove,
+    bulkOverwrite,
+    listThenOverwrite: [list, bulkOverwrite],
+  };
+}
+
+/** The one table of a scope's routes, global and guild. */
+const ScopeRoutes = {
+  global: scopeRouteSet(
+    Routes.listGlobalCommands,
+    Routes.createGlobalCommand,
+    Routes.editGlobalCommand,
+    Routes.deleteGlobalCommand,
+    Routes.bulkOverwriteGlobalCommands,
+  ),
+  guild: scopeRouteSet(
+    Routes.listGuildCommands,
+    Routes.createGuildCommand,
+    Routes.editGuildCommand,
+    Routes.deleteGuildCommand,
+    Routes.bulkOverwriteGuildCommands,
+  ),
+} as const;
+
+/** The routes of a scope (`guildId` undefined: the global scope). */
+export function scopeRoutes(guildId: string | undefined): ScopeRouteSet {
+  return guildId === undefined ? ScopeRoutes.global : ScopeRoutes.guild;
+}
+
+/** The path parameters of a scope's routes. */
+export function scopeParams(applicationId: string, guildId: string | undefined): RouteParams {
+  return guildId === undefined ? { applicationId } : { applicationId, guildId };
+}
 
 /** Builds the concrete path of a route; throws if a placeholder has no value. */
 export function path(def: RouteDef, params: RouteParams): string {

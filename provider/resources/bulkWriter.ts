@@ -40,16 +40,17 @@
  */
 import type { CommandsApi, WireCommand, WireCommandBody } from "../client";
 import { mintedSince } from "../client";
-import { Routes } from "../routes";
+import { scopeParams, scopeRoutes } from "../routes";
 import type { DeploymentClaims } from "./claims";
 import type { Clock } from "./clock";
 import type { ScopeCache } from "./scopeCache";
+import { scopeKey } from "./scopeCache";
 import { JsonLinesFile } from "./jsonLinesFile";
 import type { ScopeLocks } from "./scopeLocks";
 import type { IntendedCommand, PutResult } from "./scopeOverwrite";
 import { freshScope, putScope, restoreFields } from "./scopeOverwrite";
 import type { ListedWrite } from "./scopeWrites";
-import { createOne, triedAgain, withScopeList } from "./scopeWrites";
+import { createOne, triedAgain, withExclusiveScopeList } from "./scopeWrites";
 import type { Warnings } from "./warnings";
 import { createsByPost, fillStep, holdStep } from "./bulkBatching";
 import type { BulkOperation, ListEntry } from "./bulkBatchList";
@@ -157,7 +158,7 @@ export class BulkWriter {
     guildId: string | undefined,
     op: BulkOperation,
   ): Promise<BulkResult> {
-    const key = `${applicationId}/${guildId ?? "global"}`;
+    const key = scopeKey(applicationId, guildId);
     let q = this.queues.get(key);
     if (q === undefined) {
       q = { key, applicationId, guildId, pending: [], scheduled: false, tail: Promise.resolve() };
@@ -213,16 +214,22 @@ export class BulkWriter {
       }
       // The scope's lock, once its list GET and PUT have room: the batch takes what
       // arrived meanwhile too, and each try is built from a list read under the lock.
-      const put = await withScopeList(this.rt, queue.applicationId, queue.guildId, (write) => {
-        if (batch === undefined) {
-          queue.scheduled = false;
-          batch = queue.pending.splice(0);
-          this.inProgress.add(queue.key);
-          this.takeOff(batch);
-          if (batch.length > 0) this.logBatch(queue, batch, this.rt.clock.now() - holdStart, "put");
-        }
-        return this.putBatch(queue, batch, write);
-      });
+      const put = await withExclusiveScopeList(
+        this.rt,
+        queue.applicationId,
+        queue.guildId,
+        (write) => {
+          if (batch === undefined) {
+            queue.scheduled = false;
+            batch = queue.pending.splice(0);
+            this.inProgress.add(queue.key);
+            this.takeOff(batch);
+            if (batch.length > 0)
+              this.logBatch(queue, batch, this.rt.clock.now() - holdStart, "put");
+          }
+          return this.putBatch(queue, batch, write);
+        },
+      );
       if (put !== undefined) await this.settleBatch(queue, put);
     } catch (error) {
       if (batch === undefined) {
@@ -285,9 +292,9 @@ export class BulkWriter {
 
   /** How many creates the scope's create bucket takes now. */
   private postRoom(queue: ScopeQueue): number {
-    const post =
-      queue.guildId === undefined ? Routes.createGlobalCommand : Routes.createGuildCommand;
-    return this.rt.client.rest.rateLimitRoom(post, routeParams(queue));
+    const { applicationId, guildId } = queue;
+    const post = scopeRoutes(guildId).create;
+    return this.rt.client.rest.rateLimitRoom(post, scopeParams(applicationId, guildId));
   }
 
   /** Takes the first `count` pending creates of the scope out of its batch and POSTs them. */
@@ -383,12 +390,11 @@ export class BulkWriter {
 
   /** How long the scope's PUT, and the list GET it is built from, would wait now. */
   private putWaitMs(queue: ScopeQueue): number {
-    const routes =
-      queue.guildId === undefined
-        ? [Routes.bulkOverwriteGlobalCommands, Routes.listGlobalCommands]
-        : [Routes.bulkOverwriteGuildCommands, Routes.listGuildCommands];
+    const { applicationId, guildId } = queue;
+    const params = scopeParams(applicationId, guildId);
     const rest = this.rt.client.rest;
-    return Math.max(...routes.map((r) => rest.rateLimitWaitMs(r, routeParams(queue))));
+    const routes = scopeRoutes(guildId).listThenOverwrite;
+    return Math.max(...routes.map((r) => rest.rateLimitWaitMs(r, params)));
   }
 
   /** Counts a batch in the stats and, with `DISCORD_BULK_LOG` set, logs it. */
@@ -490,10 +496,4 @@ export class BulkWriter {
     });
     for (const p of put.deletes) p.resolve({ command: undefined, created: false });
   }
-}
-
-function routeParams(queue: ScopeQueue): Record<string, string> {
-  const params: Record<string, string> = { applicationId: queue.applicationId };
-  if (queue.guildId !== undefined) params["guildId"] = queue.guildId;
-  return params;
 }

@@ -15,6 +15,7 @@
 import { CommandType, commandsPerScope, isRecord, SECRET_MARK } from "../schema";
 import type { Bag } from "./propertyBags";
 import { secrecyOf, UNKNOWN } from "./propertyBags";
+import { scopeName } from "./scopeName";
 
 /**
  * The hidden input each dynamic resource names itself with, its URN as the program
@@ -112,12 +113,6 @@ export function whoFills(declared: readonly Claim[], undeclared: readonly string
   return parts.join("; ");
 }
 
-function scopeLabel(c: Claim): string {
-  return c.guildId === undefined
-    ? `the global scope of application ${c.applicationId}`
-    : `guild ${c.guildId} of application ${c.applicationId}`;
-}
-
 /** The key of the claims that count toward one cap: application, scope and type. */
 const capKey = (c: Pick<Claim, "applicationId" | "guildId" | "type">): string =>
   `${c.applicationId}/${c.guildId ?? ""}/${c.type}`;
@@ -153,6 +148,7 @@ export function problemsOf(claim: Claim, all: readonly Claim[]): string[] {
 function problemsIn(claim: Claim, sameType: readonly Claim[]): string[] {
   const problems: string[] = [];
   const typeName = TYPE_NAMES[claim.type] ?? `type ${claim.type}`;
+  const where = scopeName(claim.applicationId, claim.guildId);
   if (claim.guildId !== undefined && claim.type === CommandType.PRIMARY_ENTRY_POINT) {
     problems.push(
       `resource ${claimLabels([claim]).join("")} declares a PRIMARY_ENTRY_POINT command in guild ${claim.guildId}: ` +
@@ -164,7 +160,7 @@ function problemsIn(claim: Claim, sameType: readonly Claim[]): string[] {
     const name = twins.some((c) => c.secret === true) ? SECRET_MARK : `'${claim.name}'`;
     problems.push(
       `resources ${claimLabels(twins).join(", ")} all declare the ${typeName} command ` +
-        `${name} in ${scopeLabel(claim)}: names are unique per application, type and scope, ` +
+        `${name} in ${where}: names are unique per application, type and scope, ` +
         "and creating an existing name overwrites it",
     );
   }
@@ -172,7 +168,7 @@ function problemsIn(claim: Claim, sameType: readonly Claim[]): string[] {
   const limit = commandsPerScope(claim.type, claim.guildId === undefined ? "global" : "guild");
   if (limit > 0 && sameType.length > limit) {
     problems.push(
-      `${sameType.length} ${typeName} commands in ${scopeLabel(claim)} (the limit is ${limit}): ` +
+      `${sameType.length} ${typeName} commands in ${where} (the limit is ${limit}): ` +
         claimLabels(sameType).join(", "),
     );
   }

@@ -28,9 +28,9 @@ import { forEngine } from "./engineErrors";
 import type { ProviderRuntime } from "./runtime";
 import type { StackConfig } from "./settings";
 import { adoptLiveTwin } from "./liveTwin";
-import { scopeName } from "./scopeOverwrite";
-import { createOne, deleteOne, editOne, writeOne } from "./scopeWrites";
-import { Routes } from "../routes";
+import { scopeName } from "./scopeName";
+import { createOne, deleteOne, editOne, writeOneShared } from "./scopeWrites";
+import { scopeRoutes } from "../routes";
 import { createProblems, replacementNeedsRoom } from "./scopeLimits";
 import type { Bag } from "./propertyBags";
 import {
@@ -323,7 +323,7 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvi
       const body = wireBody(commandArgs(inputs), scope, secrecyOf(inputs));
       const api = rt.client;
       const bulk = rt.settings.writeMode === "bulk";
-      const edit = guildId === undefined ? Routes.editGlobalCommand : Routes.editGuildCommand;
+      const edit = scopeRoutes(guildId).edit;
       const adoption = await adoptLiveTwin(
         api,
         rt.scopes,
@@ -331,7 +331,7 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvi
         guildId,
         body,
         bulk,
-        (fn) => writeOne(rt, applicationId, guildId, edit, fn),
+        (fn) => writeOneShared(rt, applicationId, guildId, edit, fn),
       );
       if (adoption !== undefined) {
         if (adoption.written) rt.scopes.invalidateScope(applicationId, guildId);

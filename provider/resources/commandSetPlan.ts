@@ -12,6 +12,7 @@
 import type { Path, Scope } from "../schema";
 import { camelCase, COMMAND_FIELDS, CommandType, isRecord, isSnowflake, Secrecy } from "../schema";
 import { commandKey } from "./commandKeys";
+import { scopeName } from "./scopeName";
 
 export interface SetScope {
   /** Absent: the application's global scope. */
@@ -28,7 +29,10 @@ export interface SetPermissions {
   readonly applicationId?: string | undefined;
 }
 
-/** A scope's label in names and outputs: `global` or the guild id, application-prefixed when given. */
+/**
+ * A scope's key in the children's names and the set's `commandIds` output: `global` or the
+ * guild id, application-prefixed when given (messages name a scope with `scopeName`).
+ */
 export function scopeLabel(scope: SetScope): string {
   const where = scope.guildId ?? "global";
   return scope.applicationId === undefined ? where : `${scope.applicationId}-${where}`;
@@ -161,7 +165,7 @@ export function setStructureProblems(
     const label = scopeLabel(s);
     if (seen.has(label)) {
       problems.push(
-        `command set '${set}': the scope ${s.guildId === undefined ? "global" : `guild ${s.guildId}`} is listed twice`,
+        `command set '${set}': ${scopeName(s.applicationId, s.guildId)} is listed twice`,
       );
     }
     seen.add(label);

@@ -11,48 +11,40 @@
  * Outputs add `commandIds` (key -> the service's id). The resource id is
  * `<applicationId>/<guildId>` or `<applicationId>/global`.
  *
- * Writes (scopeWritePlan.ts decides): a few changes go one request each (PATCH of only the
- * changed fields, POST, DELETE), which can never touch a command the stack does not manage;
- * more go in one bulk overwrite (scopeOverwrite.ts) built from a fresh list of the scope,
- * which carries every command the resource does not manage unchanged. A new key is a new
- * command; a key gone is a deleted command: so a rename makes a new id, and the
- * permissions that follow the id are written again.
+ * Changes (scopeCommandChanges.ts) are per key: a new key is a new command; a key gone is
+ * a deleted command: so a rename makes a new id, and the permissions that follow the id are
+ * written again. Writes (scopeWritePlan.ts decides; scopeCommandWrites.ts writes): a few
+ * changes go one request each (PATCH of only the changed fields, POST, DELETE), which can
+ * never touch a command the stack does not manage; more go in one bulk overwrite
+ * (scopeOverwrite.ts) built from a fresh list of the scope, which carries every command the
+ * resource does not manage unchanged.
  */
-import { isDeepStrictEqual } from "node:util";
-import type { WireCommand, WireCommandBody, WireCommandPatch } from "../client";
+import type { WireCommand } from "../client";
 import { ConfigurationError } from "../client";
-import type { CanonicalCommandField, Scope } from "../schema";
+import type { Scope } from "../schema";
 import {
   CommandType,
   commandsPerScope,
-  diffCommandFields,
   isRecord,
   isSnowflake,
-  patchBody,
   Secrecy,
-  validateSdkCommand,
   wireToSdk,
 } from "../schema";
 import type { CheckFailure } from "./commandLifecycle";
 import { inputsFromLive, secretIdFailures } from "./commandLifecycle";
-import { isGone } from "./permissionsLifecycle";
 import type { DescribeResource } from "./engineErrors";
 import { forEngine } from "./engineErrors";
 import type { Bag } from "./propertyBags";
 import { omit, optionalString, secrecyOf, UNKNOWN, unknownPaths } from "./propertyBags";
 import type { ProviderRuntime } from "./runtime";
 import type { StackConfig } from "./settings";
-import { finishOverwrite, freshScope, overwriteScope, sameIdentity } from "./scopeOverwrite";
-import type { IntendedCommand, PutResult } from "./scopeOverwrite";
-import { createOne, deleteOne, editOne, withScopeList } from "./scopeWrites";
+import { sameIdentity } from "./scopeOverwrite";
 import { planScopeWrite } from "./scopeWritePlan";
-import {
-  commandPath,
-  definitionFailures,
-  issueFailure,
-  keyIsSecret,
-  markedIds,
-} from "./scopeCommandDefinitions";
+import { commandPath, definitionFailures, keyIsSecret, markedIds } from "./scopeCommandDefinitions";
+import type { Change } from "./scopeCommandChanges";
+import { changesBetween, commandIds, definitions, scopeOf } from "./scopeCommandChanges";
+import { writeEach, writeOverwrite } from "./scopeCommandWrites";
+import { scopeName } from "./scopeName";
 import { commandKey } from "./commandKeys";
 
 export { commandKey, commandPath };
@@ -69,42 +61,6 @@ export const WHOLE_SCOPE = "";
 
 /** The resource's keys that are not command definitions. */
 const ASSIGNED_KEYS = ["commandIds"];
-
-function definitions(bag: Bag): Record<string, Bag> {
-  const value = bag["commands"];
-  if (!isRecord(value)) return {};
-  const out: Record<string, Bag> = {};
-  for (const [k, v] of Object.entries(value)) if (isRecord(v)) out[k] = v;
-  return out;
-}
-
-function commandIds(bag: Bag): Record<string, string> {
-  const value = bag["commandIds"];
-  if (!isRecord(value)) return {};
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(value)) if (typeof v === "string") out[k] = v;
-  return out;
-}
-
-function scopeOf(bag: Bag): Scope {
-  return optionalString(bag, "guildId") === undefined ? "global" : "guild";
-}
-
-function scopeLabel(applicationId: string, guildId: string | undefined): string {
-  return guildId === undefined
-    ? `the global scope of application ${applicationId}`
-    : `guild ${guildId} of application ${applicationId}`;
-}
-
-/** The wire body of a known, valid definition; throws otherwise (check prevents that). */
-function wireBody(key: string, args: Bag, scope: Scope, secrecy: Secrecy): WireCommandBody {
-  const result = validateSdkCommand(args, { scope, secrecy: secrecy.within(["commands", key]) });
-  if (!result.ok) {
-    const lines = result.issues.map((i) => issueFailure(key, i, secrecy).reason);
-    throw new Error(`invalid command:\n${lines.join("\n")}`);
-  }
-  return result.value;
-}
 
 /** The resource id: where the commands live. */
 export function scopeResourceId(applicationId: string, guildId: string | undefined): string {
@@ -149,48 +105,6 @@ export interface ScopeCommandsProvider {
   delete(id: string, props: Bag): Promise<void>;
 }
 
-/** What one definition change means for the service. */
-interface Change {
-  readonly key: string;
-  readonly kind: "create" | "edit" | "delete";
-  /** The live id (edit, delete). */
-  readonly id?: string;
-  /** The declared body (create, edit). */
-  readonly body?: WireCommandBody;
-  /** The fields an edit changes. */
-  readonly fields?: readonly CanonicalCommandField[];
-}
-
-/** The changes from the old outputs to the new inputs, per key. */
-function changesBetween(olds: Bag, news: Bag): Change[] {
-  const scope = scopeOf(news);
-  const secrecy = secrecyOf(news);
-  const oldDefs = definitions(olds);
-  const ids = commandIds(olds);
-  const newDefs = definitions(news);
-  const changes: Change[] = [];
-  for (const [key, args] of Object.entries(newDefs)) {
-    const id = ids[key];
-    const before = oldDefs[key];
-    // The same definition: nothing to normalize or compare (a no-op preview of a large set).
-    if (id !== undefined && isDeepStrictEqual(before, args)) continue;
-    const body = wireBody(key, args, scope, secrecy);
-    if (id === undefined || before === undefined) {
-      changes.push({ key, kind: "create", body });
-      continue;
-    }
-    const prev = validateSdkCommand(before, { scope });
-    const fields = prev.ok
-      ? diffCommandFields(body, prev.value)
-      : diffCommandFields(body, {} as WireCommandBody);
-    if (fields.length > 0) changes.push({ key, kind: "edit", id, body, fields });
-  }
-  for (const [key, id] of Object.entries(ids)) {
-    if (newDefs[key] === undefined) changes.push({ key, kind: "delete", id });
-  }
-  return changes;
-}
-
 /** Builds the provider of `ScopeCommands`, on the runtime it shares with the other kinds. */
 export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvider {
   function where(bag: Bag): { applicationId: string; guildId: string | undefined } {
@@ -233,7 +147,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
         failures.push({
           property: WHOLE_SCOPE,
           reason:
-            `commands: ${scopeLabel(applicationId, guildId)} would hold ${declared + others.length} ` +
+            `commands: ${scopeName(applicationId, guildId)} would hold ${declared + others.length} ` +
             `${TYPE_NAMES[type] ?? type} commands (the limit is ${limit}): ${declared} declared here and ` +
             `${others.length} there already that this resource does not manage (` +
             `${rt.claims.whoDeclares(
@@ -247,122 +161,6 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
       }
     }
     return failures;
-  }
-
-  /**
-   * Writes `changes` one request each (planned small enough; none touches another command),
-   * each under the scope's shared lock (scopeWrites.ts).
-   */
-  async function writeEach(
-    applicationId: string,
-    guildId: string | undefined,
-    changes: readonly Change[],
-    ids: Record<string, string>,
-  ): Promise<void> {
-    // Deletes first: a rename in a full scope needs the room.
-    for (const c of changes) {
-      if (c.kind !== "delete" || c.id === undefined) continue;
-      if (!rt.deployment.isLiveCommand(c.id)) await deleteOne(rt, applicationId, guildId, c.id);
-      delete ids[c.key];
-    }
-    for (const c of changes) {
-      if (c.body === undefined) continue;
-      let command: WireCommand | undefined;
-      if (c.kind === "edit" && c.id !== undefined) {
-        const patch = patchBody(c.body, c.fields ?? []) as WireCommandPatch;
-        try {
-          command = await editOne(rt, applicationId, guildId, c.id, patch);
-        } catch (err) {
-          // Deleted outside the stack since the last refresh: created again below.
-          if (!isGone(err)) throw err;
-        }
-      }
-      if (command === undefined) {
-        // Create is an upsert by name: a live command of this name is taken over.
-        const created = await createOne(rt, applicationId, guildId, c.body);
-        command = created.command;
-      }
-      ids[c.key] = command.id;
-      rt.deployment.commandWritten(command.id);
-    }
-    rt.scopes.invalidateScope(applicationId, guildId);
-  }
-
-  /**
-   * Writes the declared commands as one bulk overwrite built from a fresh list: the
-   * commands the resource manages as declared (a key gone is left out, so deleted), a
-   * live command of a declared (type, name) taken over with its id, every other live
-   * command carried unchanged. No write when the list would change nothing.
-   */
-  async function writeOverwrite(
-    applicationId: string,
-    guildId: string | undefined,
-    declared: Record<string, Bag>,
-    managedIds: Record<string, string>,
-    secrecy: Secrecy,
-  ): Promise<Record<string, string>> {
-    const scope: Scope = guildId === undefined ? "global" : "guild";
-    // Under the lock, tried again whole from a new list after a failure (scopeWrites.ts).
-    const written = await withScopeList(rt, applicationId, guildId, async (write) => {
-      const live = await freshScope(rt, write, applicationId, guildId);
-      const managed = new Set(Object.values(managedIds));
-      const bodies = Object.entries(declared).map(
-        ([key, args]) => [key, wireBody(key, args, scope, secrecy)] as const,
-      );
-      const list: IntendedCommand[] = [];
-      const keyAt: (string | undefined)[] = [];
-      const placed = new Set<string>();
-      let differs = false;
-      for (const c of live) {
-        const match = bodies.find(
-          ([key, body]) =>
-            managedIds[key] === c.id ||
-            (!placed.has(key) && sameIdentity(c as unknown as Bag, body as unknown as Bag)),
-        );
-        if (match !== undefined && !placed.has(match[0])) {
-          const [key, body] = match;
-          placed.add(key);
-          list.push({ id: c.id, intended: { ...body } });
-          keyAt.push(key);
-          if (diffCommandFields(body, c).length > 0) differs = true;
-          continue;
-        }
-        if (managed.has(c.id) && !rt.deployment.isLiveCommand(c.id)) {
-          differs = true; // managed, no longer declared: left out, so deleted
-          continue;
-        }
-        list.push({ id: c.id, intended: { ...c } as Bag, carried: true });
-        keyAt.push(undefined);
-      }
-      for (const [key, body] of bodies) {
-        if (placed.has(key)) continue;
-        list.push({ id: undefined, intended: { ...body } });
-        keyAt.push(key);
-        differs = true;
-      }
-      const put: PutResult[] | undefined = differs
-        ? await overwriteScope(rt, write, applicationId, guildId, live, list)
-        : undefined;
-      return { list, keyAt, put };
-    });
-    const { list, keyAt, put } = written;
-    const ids: Record<string, string> = {};
-    if (put === undefined) {
-      // The scope holds every command as declared already: adopted, no write.
-      list.forEach((e, i) => {
-        const key = keyAt[i];
-        if (key !== undefined && e.id !== undefined) ids[key] = e.id;
-      });
-    } else {
-      // With the lock let go: the fields the answer lost are restored one PATCH each.
-      const answer = await finishOverwrite(rt, applicationId, guildId, list, put);
-      answer.forEach((command, i) => {
-        const key = keyAt[i];
-        if (key !== undefined && command !== undefined) ids[key] = command.id;
-      });
-    }
-    for (const id of Object.values(ids)) rt.deployment.commandWritten(id);
-    return ids;
   }
 
   const provider: ScopeCommandsProvider = {
@@ -459,7 +257,14 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
     async create(inputs) {
       const { applicationId, guildId } = where(inputs);
       const secrecy = secrecyOf(inputs);
-      const ids = await writeOverwrite(applicationId, guildId, definitions(inputs), {}, secrecy);
+      const ids = await writeOverwrite(
+        rt,
+        applicationId,
+        guildId,
+        definitions(inputs),
+        {},
+        secrecy,
+      );
       return {
         id: scopeResourceId(applicationId, guildId),
         outs: outputs(inputs, applicationId, ids),
@@ -518,11 +323,12 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
       let next: Record<string, string>;
       if (plan === "none") next = ids;
       else if (plan === "each") {
-        await writeEach(applicationId, guildId, changes, ids);
+        await writeEach(rt, applicationId, guildId, changes, ids);
         next = ids;
       } else {
         const declared = definitions(news);
         next = await writeOverwrite(
+          rt,
           applicationId,
           guildId,
           declared,
@@ -542,10 +348,10 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
       const plan = planScopeWrite({ creates: 0, edits: 0, deletes: changes.length });
       if (plan === "none") return;
       if (plan === "each") {
-        await writeEach(applicationId, guildId, changes, { ...ids });
+        await writeEach(rt, applicationId, guildId, changes, { ...ids });
         return;
       }
-      await writeOverwrite(applicationId, guildId, {}, ids, Secrecy.NONE);
+      await writeOverwrite(rt, applicationId, guildId, {}, ids, Secrecy.NONE);
     },
   };
   return forEngine(provider, describeScope, rt);
@@ -557,5 +363,5 @@ const describeScope: DescribeResource = (props) => {
     const v = props[key];
     return typeof v === "string" ? secrecy.text(v, [key]) : undefined;
   };
-  return `the commands of ${scopeLabel(id("applicationId") ?? "?", id("guildId"))}`;
+  return `the commands of ${scopeName(id("applicationId") ?? "?", id("guildId"))}`;
 };

@@ -34,7 +34,7 @@
  */
 import type { WireCommand } from "../client";
 import { commandsPerScope, CommandType, Limits } from "../schema";
-import { scopeName } from "./scopeOverwrite";
+import { scopeName } from "./scopeName";
 import type { ProviderRuntime } from "./runtime";
 
 const TYPE_NAMES: Record<number, string> = Object.fromEntries(

@@ -1,6 +1,7 @@
 /**
  * The one lock per scope of a provider runtime, through which every write to the scope
- * goes (how a write takes it: scopeWrites.ts; why: scopeOverwrite.ts).
+ * goes, held `exclusive` or `shared` (how a write takes it: scopeWrites.ts; why:
+ * scopeOverwrite.ts).
  */
 import { scopeKey } from "./scopeCache";
 
@@ -21,7 +22,7 @@ interface LockState {
 /**
  * The one lock per scope of a runtime, through which every write to the scope goes:
  *
- * - `run` (exclusive): a write built from the scope's list, a list GET then the PUT built
+ * - `exclusive`: a write built from the scope's list, a list GET then the PUT built
  *   from it (a `ScopeCommands` overwrite, a bulk batch of single resources). Nothing else
  *   of this runtime writes the scope meanwhile, so no write of the deployment lands
  *   between the GET and the PUT (the PUT would delete a command it created, or revert an
@@ -36,10 +37,16 @@ interface LockState {
 export class ScopeLocks {
   private readonly states = new Map<string, LockState>();
 
-  run<T>(applicationId: string, guildId: string | undefined, fn: () => Promise<T>): Promise<T> {
+  /** Runs `fn` holding the scope's lock alone. */
+  exclusive<T>(
+    applicationId: string,
+    guildId: string | undefined,
+    fn: () => Promise<T>,
+  ): Promise<T> {
     return this.acquire(scopeKey(applicationId, guildId), true, fn);
   }
 
+  /** Runs `fn` holding the scope's lock with other shared holders, never with an exclusive one. */
   shared<T>(applicationId: string, guildId: string | undefined, fn: () => Promise<T>): Promise<T> {
     return this.acquire(scopeKey(applicationId, guildId), false, fn);
   }

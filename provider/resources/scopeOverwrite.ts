@@ -7,12 +7,12 @@
  * caller replaces it, plus the new ones. Every write to a scope goes through the scope's
  * one lock on the provider runtime (`ScopeLocks`): a PUT (a `ScopeCommands` overwrite, a
  * bulk batch of single resources) holds it alone, from a list GET made after it was taken
- * to the PUT's answer (`withScopeList`, `freshScope`); one-command writes (POST, PATCH,
- * DELETE) share it (`writeOne`). A PUT is never sent again with an earlier list's body: a
- * failed try is tried again whole, from a new list GET (scopeWrites.ts). So no write of
- * this deployment lands between a PUT and the list it was built from, and another
- * writer's new command can be lost only if it lands within that one round trip (GET, then
- * PUT; measured under injected faults: docs/bulk-mode.md). A command another writer
+ * to the PUT's answer (`withExclusiveScopeList`, `freshScope`); one-command writes (POST,
+ * PATCH, DELETE) share it (`writeOneShared`). A PUT is never sent again with an earlier
+ * list's body: a failed try is tried again whole, from a new list GET (scopeWrites.ts). So
+ * no write of this deployment lands between a PUT and the list it was built from, and
+ * another writer's new command can be lost only if it lands within that one round trip
+ * (GET, then PUT; measured under injected faults: docs/bulk-mode.md). A command another writer
  * deletes in that window is made again by the PUT, which carried it: the write succeeds
  * and the user is told in one warning line (`putScope`).
  */
@@ -29,6 +29,7 @@ import {
 } from "../schema";
 import type { DeploymentClaims } from "./claims";
 import type { ScopeCache } from "./scopeCache";
+import { scopeName } from "./scopeName";
 import type { Warnings } from "./warnings";
 import { racedOverwriteWarning } from "./warnings";
 import type { ListedWrite, ScopeWriteRuntime } from "./scopeWrites";
@@ -140,13 +141,6 @@ export type PutResult =
     }
   | { readonly ok: false; readonly error: unknown };
 
-/** How messages name a scope. */
-export function scopeName(applicationId: string, guildId: string | undefined): string {
-  return guildId === undefined
-    ? `the global scope of application ${applicationId}`
-    : `guild ${guildId} (application ${applicationId})`;
-}
-
 /**
  * Sends `list` as the scope's whole list in one PUT (sent once: `write.api`). Answers each
  * element's outcome, in order, with the fields the body could not carry and the answer
@@ -232,9 +226,9 @@ export async function putScope(
 
 /**
  * Restores, one PATCH each, the fields a PUT's answer lost (`PutResult.lost`), once the
- * caller has let the scope's exclusive lock go: each is a one-command write (`writeOne`),
- * which never waits for a rate limit holding the lock. A failed PATCH fails its element
- * alone.
+ * caller has let the scope's exclusive lock go: each is a one-command write
+ * (`writeOneShared`), which never waits for a rate limit holding the lock. A failed PATCH
+ * fails its element alone.
  */
 export async function restoreFields(
   rt: ScopeWriteRuntime & Pick<ScopeParts, "scopes">,

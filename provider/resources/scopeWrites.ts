@@ -9,15 +9,16 @@
  * - Its requests go with a client that waits for no rate limit (`SendPolicy`): a 429, or a
  *   bucket emptied meanwhile, fails the try at once; the write lets the lock go, waits
  *   what the service asked, and tries again.
- * - A write built from the scope's list (`withScopeList`: a list GET, then the PUT built
- *   from it) is never sent again as it was: its client resends nothing, and a try that
- *   failed in a way another may not (a 5xx, a dropped connection, a timeout, a 429) is
- *   tried again whole, after a backoff outside the lock: a new list GET, a new body, the
- *   PUT. A PUT resent with the body of an earlier list deletes what another writer created
- *   since, and reverts what it changed (issue 45: a proxy answered a set's first PUT 500,
- *   the client resent it, and the command another client had created meanwhile was gone).
- * - A one-command write (`writeOne`: POST, PATCH, DELETE) touches its command only: the
- *   client resends it after a 5xx or a drop itself, under the shared lock.
+ * - A write built from the scope's list (`withExclusiveScopeList`: under the exclusive
+ *   lock, a list GET, then the PUT built from it) is never sent again as it was: its
+ *   client resends nothing, and a try that failed in a way another may not (a 5xx, a
+ *   dropped connection, a timeout, a 429) is tried again whole, after a backoff outside
+ *   the lock: a new list GET, a new body, the PUT. A PUT resent with the body of an
+ *   earlier list deletes what another writer created since, and reverts what it changed
+ *   (issue 45: a proxy answered a set's first PUT 500, the client resent it, and the
+ *   command another client had created meanwhile was gone).
+ * - A one-command write (`writeOneShared`: POST, PATCH, DELETE) touches its command only,
+ *   under the shared lock: the client resends it after a 5xx or a drop itself.
  */
 import type {
   CommandsApi,
@@ -29,7 +30,7 @@ import type {
 } from "../client";
 import { RateLimitError, RateLimitNotWaitedError, resendable } from "../client";
 import type { RouteDef, RouteParams } from "../routes";
-import { path as routePath, Routes } from "../routes";
+import { path as routePath, scopeParams, scopeRoutes } from "../routes";
 import type { Clock } from "./clock";
 import type { ScopeLocks } from "./scopeLocks";
 import type { TimingLog } from "./timingLog";
@@ -62,10 +63,6 @@ interface LockedWrite<T> {
 /** Why a try let the lock go before it sent anything: another write used its room meanwhile. */
 class RoomTaken extends Error {}
 
-function routeParams(applicationId: string, guildId: string | undefined): RouteParams {
-  return guildId === undefined ? { applicationId } : { applicationId, guildId };
-}
-
 /**
  * Waits, holding nothing, until one request on each of `routes` can go without a rate-limit
  * wait. A wait past the client's budget fails the write at once and says how long.
@@ -95,7 +92,8 @@ function waitedTooLong(error: RateLimitNotWaitedError, limitMs: number): RateLim
 
 /**
  * Whether a try of a write built from the scope's list that failed with `error` is tried
- * again whole (`withScopeList`): a rate limit, or a failure a later try may not meet.
+ * again whole (`withExclusiveScopeList`): a rate limit, or a failure a later try may not
+ * meet.
  */
 export function triedAgain(error: unknown): boolean {
   return error instanceof RateLimitNotWaitedError || resendable(error);
@@ -108,10 +106,10 @@ async function underLock<T>(
   guildId: string | undefined,
   write: LockedWrite<T>,
 ): Promise<T> {
-  const params = routeParams(applicationId, guildId);
+  const params = scopeParams(applicationId, guildId);
   const { maxRetries, maxRateLimitWaitMs } = rt.client.rest.retryLimits;
   const locks = rt.scopeLocks;
-  const take = write.exclusive ? locks.run.bind(locks) : locks.shared.bind(locks);
+  const take = write.exclusive ? locks.exclusive.bind(locks) : locks.shared.bind(locks);
   let rateLimited = 0;
   let resends = 0;
   for (;;) {
@@ -143,7 +141,7 @@ async function underLock<T>(
  * One write of one command (a POST, PATCH or DELETE on `route`) under the scope's shared
  * lock, with `fn` sending it through the client it is given (which waits for no rate limit).
  */
-export function writeOne<T>(
+export function writeOneShared<T>(
   rt: ScopeWriteRuntime,
   applicationId: string,
   guildId: string | undefined,
@@ -159,23 +157,21 @@ export function writeOne<T>(
   });
 }
 
-/** A POST of one command to its scope (an upsert by name) through `writeOne`. */
+/** A POST of one command to its scope (an upsert by name) through `writeOneShared`. */
 export function createOne(
   rt: ScopeWriteRuntime,
   applicationId: string,
   guildId: string | undefined,
   body: WireCommandBody,
 ): Promise<CreateResult> {
-  return guildId === undefined
-    ? writeOne(rt, applicationId, guildId, Routes.createGlobalCommand, (api) =>
-        api.createGlobalCommand(applicationId, body),
-      )
-    : writeOne(rt, applicationId, guildId, Routes.createGuildCommand, (api) =>
-        api.createGuildCommand(applicationId, guildId, body),
-      );
+  return writeOneShared(rt, applicationId, guildId, scopeRoutes(guildId).create, (api) =>
+    guildId === undefined
+      ? api.createGlobalCommand(applicationId, body)
+      : api.createGuildCommand(applicationId, guildId, body),
+  );
 }
 
-/** A PATCH of one command through `writeOne`. */
+/** A PATCH of one command through `writeOneShared`. */
 export function editOne(
   rt: ScopeWriteRuntime,
   applicationId: string,
@@ -183,32 +179,28 @@ export function editOne(
   commandId: string,
   patch: WireCommandPatch,
 ): Promise<WireCommand> {
-  return guildId === undefined
-    ? writeOne(rt, applicationId, guildId, Routes.editGlobalCommand, (api) =>
-        api.editGlobalCommand(applicationId, commandId, patch),
-      )
-    : writeOne(rt, applicationId, guildId, Routes.editGuildCommand, (api) =>
-        api.editGuildCommand(applicationId, guildId, commandId, patch),
-      );
+  return writeOneShared(rt, applicationId, guildId, scopeRoutes(guildId).edit, (api) =>
+    guildId === undefined
+      ? api.editGlobalCommand(applicationId, commandId, patch)
+      : api.editGuildCommand(applicationId, guildId, commandId, patch),
+  );
 }
 
-/** A DELETE of one command through `writeOne`; false when it was gone already. */
+/** A DELETE of one command through `writeOneShared`; false when it was gone already. */
 export function deleteOne(
   rt: ScopeWriteRuntime,
   applicationId: string,
   guildId: string | undefined,
   commandId: string,
 ): Promise<boolean> {
-  return guildId === undefined
-    ? writeOne(rt, applicationId, guildId, Routes.deleteGlobalCommand, (api) =>
-        api.deleteGlobalCommand(applicationId, commandId),
-      )
-    : writeOne(rt, applicationId, guildId, Routes.deleteGuildCommand, (api) =>
-        api.deleteGuildCommand(applicationId, guildId, commandId),
-      );
+  return writeOneShared(rt, applicationId, guildId, scopeRoutes(guildId).delete, (api) =>
+    guildId === undefined
+      ? api.deleteGlobalCommand(applicationId, commandId)
+      : api.deleteGuildCommand(applicationId, guildId, commandId),
+  );
 }
 
-/** One write built from the scope's list, across its tries (`withScopeList`). */
+/** One write built from the scope's list, across its tries (`withExclusiveScopeList`). */
 export class ListedWrite {
   /** The client of its requests: each is sent once (the write is tried again whole). */
   readonly api: CommandsApi;
@@ -249,20 +241,16 @@ export class ListedWrite {
  * through `write.api`, so the window in which another writer's change can be lost is that
  * one round trip, on every try. `fn` runs again, whole, for each try.
  */
-export function withScopeList<T>(
+export function withExclusiveScopeList<T>(
   rt: ScopeWriteRuntime,
   applicationId: string,
   guildId: string | undefined,
   fn: (write: ListedWrite) => Promise<T>,
 ): Promise<T> {
-  const routes =
-    guildId === undefined
-      ? [Routes.listGlobalCommands, Routes.bulkOverwriteGlobalCommands]
-      : [Routes.listGuildCommands, Routes.bulkOverwriteGuildCommands];
   const write = new ListedWrite(rt, guildId === undefined ? "global" : "guild");
   return underLock(rt, applicationId, guildId, {
     exclusive: true,
-    routes,
+    routes: scopeRoutes(guildId).listThenOverwrite,
     triedWhole: true,
     run: () => {
       write.attempt++;

@@ -36,7 +36,6 @@ const RATCHET: Ratchet = {
     "provider/schema/option.ts: checkOption": 132,
   },
   files: {
-    "provider/resources/scopeCommandsLifecycle.ts": 561,
     "provider/schema/fields.ts": 582,
   },
   circles: [],

@@ -167,7 +167,7 @@ describe("engine: CommandSet", () => {
     const guildTwice = await prog.run(["preview", "--non-interactive"]);
     expect(guildTwice.code).not.toBe(0);
     expect(guildTwice.stdout + guildTwice.stderr).toMatch(
-      /command set 'mods': the scope guild 1300000000000000002 is listed twice/,
+      /command set 'mods': guild 1300000000000000002 is listed twice/,
     );
   });
 

@@ -80,9 +80,9 @@ async function deployment(
   };
   await configureAll(emu, overrides, { clock, env });
   const locks = runtime.scopeLocks;
-  const run = locks.run.bind(locks);
+  const exclusive = locks.exclusive.bind(locks);
   const shared = locks.shared.bind(locks);
-  locks.run = (a, g, fn) => run(a, g, () => holder.run(true, fn));
+  locks.exclusive = (a, g, fn) => exclusive(a, g, () => holder.run(true, fn));
   locks.shared = (a, g, fn) => shared(a, g, () => holder.run(true, fn));
   return sleeps;
 }

@@ -79,7 +79,7 @@ describe("the scopes and permissions", () => {
         ],
       ),
     ).toEqual([
-      `command set 'mods': the scope guild ${A} is listed twice`,
+      `command set 'mods': guild ${A} is listed twice`,
       `command set 'mods': permissions of 'ban' in guild ${A} are listed twice`,
       `command set 'mods': permissions of 'ban' in guild ${B}, but the set is deployed neither to that guild nor to the global scope`,
     ]);

@@ -152,7 +152,7 @@ describe("a full scope's message names who fills it", () => {
     expect(reasons.slice(0, 9)).toEqual(Array.from({ length: 9 }, () => ""));
     const extras = Array.from({ length: 9 }, (_, i) => `'extra-${i}'`).join(", ");
     expect(reasons[9]).toBe(
-      `guild ${emu.guildId} (application ${emu.applicationId}) would hold 101 CHAT_INPUT ` +
+      `guild ${emu.guildId} of application ${emu.applicationId} would hold 101 CHAT_INPUT ` +
         "commands (the limit is 100): 92 live now, and this deployment adds 9. Besides this one, " +
         `the stack's resources checked so far declare 99 of them: 'set-guild' (90 commands), ${extras}; ` +
         "1 live command no resource checked so far declares: stray. The engine runs creates " +

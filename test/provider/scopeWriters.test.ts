@@ -353,7 +353,7 @@ describe("a bulk overwrite raced by another writer (issue 39)", () => {
 
     const again = [...liveGuild().values()].find((c) => c["name"] === "mine");
     expect(warned).toEqual([
-      `guild ${emu.guildId} (application ${emu.applicationId}): the command "mine" (id ${mine.id}), ` +
+      `guild ${emu.guildId} of application ${emu.applicationId}: the command "mine" (id ${mine.id}), ` +
         "which this stack's resource 'mine' declares, was deleted by another writer while a bulk " +
         `overwrite was built, and the overwrite made it again under the new id ${str(again?.["id"])}; ` +
         `the stack's state still holds the id ${mine.id}: run \`pulumi refresh\`, then \`pulumi up\` ` +
