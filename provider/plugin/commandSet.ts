@@ -52,8 +52,10 @@ import {
 } from "../resources/commandSetPlan";
 import { commandKey } from "../resources/commandKeys";
 import {
+  commandRefField,
   containsSecret,
   isSecretValue,
+  programProblemsField,
   secretPathsIn,
   secretValue,
   UNKNOWN,
@@ -368,11 +370,7 @@ export async function constructCommandSet(
           ...(scope.applicationId === undefined ? {} : { applicationId: scope.applicationId }),
           commands: secretCommands ? secretValue(commands) : commands,
           // The set's own problems fail the child's check, naming the set.
-          ...(plan === undefined
-            ? { __programProblems: UNKNOWN }
-            : plan.problems.length > 0
-              ? { __programProblems: plan.problems.join("\n") }
-              : {}),
+          ...programProblemsField(plan === undefined ? UNKNOWN : plan.problems),
         },
         { commands: deps["commands"] ?? [] },
       );
@@ -391,12 +389,12 @@ export async function constructCommandSet(
           guildId: p.guildId,
           commandId,
           // The identity the permissions follow (permissionsLifecycle.ts `sameCommandLive`).
-          __commandRef: {
-            ...(scope.applicationId === undefined ? {} : { applicationId: scope.applicationId }),
-            ...(scope.guildId === undefined ? {} : { guildId: scope.guildId }),
-            type: p.type ?? 1,
+          ...commandRefField({
+            applicationId: scope.applicationId,
+            guildId: scope.guildId,
+            type: p.type,
             name: p.command,
-          },
+          }),
           ...(p.permissions === undefined ? {} : { permissions: p.permissions }),
           ...(p.applicationId === undefined ? {} : { applicationId: p.applicationId }),
         },

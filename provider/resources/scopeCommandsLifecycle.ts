@@ -39,7 +39,15 @@ import { isGone } from "./permissionsLifecycle";
 import type { DescribeResource } from "./engineErrors";
 import { forEngine } from "./engineErrors";
 import type { Bag } from "./propertyBags";
-import { omit, optionalString, secrecyOf, UNKNOWN, unknownPaths } from "./propertyBags";
+import {
+  omit,
+  optionalString,
+  PROGRAM_PROBLEMS_KEY,
+  secrecyOf,
+  takeHidden,
+  UNKNOWN,
+  unknownPaths,
+} from "./propertyBags";
 import type { ProviderRuntime } from "./runtime";
 import type { StackConfig } from "./settings";
 import { finishOverwrite, freshScope, overwriteScope, sameIdentity } from "./scopeOverwrite";
@@ -193,13 +201,6 @@ function changesBetween(olds: Bag, news: Bag): Change[] {
 
 /** Builds the provider of `ScopeCommands`, on the runtime it shares with the other kinds. */
 export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvider {
-  function where(bag: Bag): { applicationId: string; guildId: string | undefined } {
-    return {
-      applicationId: rt.resolveApplicationId(optionalString(bag, "applicationId")),
-      guildId: optionalString(bag, "guildId"),
-    };
-  }
-
   function outputs(inputs: Bag, applicationId: string, ids: Record<string, string>): Bag {
     return { ...omit(inputs, ["__provider"]), applicationId, commandIds: markedIds(inputs, ids) };
   }
@@ -371,16 +372,10 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
     },
 
     async check(olds, news) {
-      const inputs: Bag = { ...news };
+      const { value: problems, rest } = takeHidden(news, PROGRAM_PROBLEMS_KEY);
+      const inputs = rt.withApplication(rest);
       const failures: CheckFailure[] = [];
-      const problems = news["__programProblems"];
-      delete inputs["__programProblems"];
-      if (typeof problems === "string" && problems !== UNKNOWN) {
-        failures.push({ property: WHOLE_SCOPE, reason: problems });
-      }
-      if (inputs["applicationId"] === undefined && rt.settings.applicationId !== undefined) {
-        inputs["applicationId"] = rt.settings.applicationId;
-      }
+      if (problems !== undefined) failures.push({ property: WHOLE_SCOPE, reason: problems });
       if (inputs["applicationId"] === undefined) {
         failures.push({
           property: "applicationId",
@@ -457,7 +452,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
     },
 
     async create(inputs) {
-      const { applicationId, guildId } = where(inputs);
+      const { applicationId, guildId } = rt.where(inputs);
       const secrecy = secrecyOf(inputs);
       const ids = await writeOverwrite(applicationId, guildId, definitions(inputs), {}, secrecy);
       return {
@@ -486,7 +481,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
           inputs,
         };
       }
-      const { applicationId, guildId } = where(props);
+      const { applicationId, guildId } = rt.where(props);
       const scope: Scope = guildId === undefined ? "global" : "guild";
       const live = await rt.scopes.scopeCommands(applicationId, guildId);
       const oldDefs = definitions(props);
@@ -507,7 +502,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
     },
 
     async update(_id, olds, news) {
-      const { applicationId, guildId } = where(news);
+      const { applicationId, guildId } = rt.where(news);
       const changes = changesBetween(olds, news);
       const ids = { ...commandIds(olds) };
       const plan = planScopeWrite({
@@ -534,7 +529,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
     },
 
     async delete(_id, props) {
-      const { applicationId, guildId } = where(props);
+      const { applicationId, guildId } = rt.where(props);
       const ids = commandIds(props);
       const changes: Change[] = Object.entries(ids)
         .filter(([, id]) => !rt.deployment.isLiveCommand(id))
