@@ -103,23 +103,6 @@ function claimantUrn(
   return parentUrn.then((urn) => valueOf(pulumi.createUrn(name, typeToken(type), urn)));
 }
 
-/** Deprecated fields reported by the program, with the resource that uses them. */
-function warnDeprecated(resource: pulumi.Resource, args: Record<string, unknown>): void {
-  if (args["defaultPermission"] !== undefined) {
-    void pulumi.log.warn(
-      "defaultPermission is deprecated by the service: use defaultMemberPermissions " +
-        '(permissions() of no bits, "0", disables the command for everyone but admins)',
-      resource,
-    );
-  }
-  if (args["dmPermission"] !== undefined) {
-    void pulumi.log.warn(
-      "dmPermission is deprecated by the service: use contexts (InteractionContextType)",
-      resource,
-    );
-  }
-}
-
 /**
  * The SDK arguments of a wire body (`toJSON()` of a discord.js `SlashCommandBuilder` or
  * `ContextMenuCommandBuilder`), validated with the one schema; a failure throws in the
@@ -210,7 +193,6 @@ abstract class CommandResource extends PackageResource {
     };
     super(type, name, props, opts);
     this.commandId = this.id;
-    warnDeprecated(this, args);
   }
 }
 

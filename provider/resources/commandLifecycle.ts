@@ -104,14 +104,24 @@ export function secretIdFailures(secrecy: Secrecy, keys: readonly string[]): Che
     }));
 }
 
-/** Validates SDK arguments, ignoring what is unknown at preview (checked once known). */
-function validateArgs(args: Bag, scope: Scope, secrecy: Secrecy): CheckFailure[] {
+/**
+ * Validates SDK arguments, ignoring what is unknown at preview (checked once known): the
+ * failures, or the schema's warnings (`path: message (code)`) when there are none.
+ */
+function validateArgs(
+  args: Bag,
+  scope: Scope,
+  secrecy: Secrecy,
+): { failures: CheckFailure[]; warnings: string[] } {
   const unknown = unknownPaths(args);
   const result = validateSdkCommand(withoutUnknowns(args), { scope, secrecy });
-  if (result.ok) return [];
-  return result.issues
+  if (result.ok) {
+    return { failures: [], warnings: result.warnings.map((w) => failure(w, secrecy).reason) };
+  }
+  const failures = result.issues
     .filter((issue) => !unknown.some((u) => sameBranch(u, issue.path)))
     .map((issue) => failure(issue, secrecy));
+  return { failures, warnings: [] };
 }
 
 /** The wire body of known SDK arguments; throws when they are invalid (check prevents that). */
@@ -175,6 +185,8 @@ function dailyLimitHint(err: unknown, now: number, where: Where): unknown {
 
 /** Builds the provider of one scope, on the runtime it shares with the other kinds. */
 export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvider {
+  const describe = describeCommand(scope);
+
   /** Where the command of a checked bag lives (a guild command's names its guild), once per call. */
   function whereOf(bag: Bag): Where {
     const { applicationId } = rt.where(bag);
@@ -269,7 +281,9 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvi
       }
       const secrecy = secrecyOf(inputs);
       failures.push(...secretIdFailures(secrecy, ["applicationId", "guildId"]));
-      failures.push(...validateArgs(commandArgs(inputs), scope, secrecy));
+      const args = validateArgs(commandArgs(inputs), scope, secrecy);
+      failures.push(...args.failures);
+      await rt.warnings.forResource(describe(inputs, undefined), args.warnings);
       if (failures.length === 0 && Object.keys(olds).length === 0) {
         failures.push(...(await limitFailures(inputs)));
       }

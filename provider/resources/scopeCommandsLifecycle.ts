@@ -402,10 +402,12 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
       }
       const scope = scopeOf(inputs);
       const byType = new Map<number, string[]>();
+      const warnings: string[] = [];
       for (const [key, value] of Object.entries(commands)) {
         if (value === UNKNOWN) continue;
         const checked = definitionFailures(key, value, scope, secrecy);
         failures.push(...checked.failures);
+        warnings.push(...checked.warnings);
         if (checked.type !== undefined)
           byType.set(checked.type, [...(byType.get(checked.type) ?? []), key]);
       }
@@ -418,6 +420,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
           });
         }
       }
+      await rt.warnings.forResource(describeScope(inputs, undefined), warnings);
       // The caps can only be passed by commands this check adds: a no-op preview reads nothing.
       const before = definitions(olds);
       const grows = Object.keys(commands).some((key) => before[key] === undefined);
