@@ -361,10 +361,10 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvi
       const { applicationId, guildId } = whereOf(props);
       const live = (await rt.scopes.scopeCommands(applicationId, guildId)).get(id);
       if (!live) return { id: "" }; // deleted out of band: refresh drops it, up recreates it
-      const inputs = inputsFromLive(props, live, scope);
+      // The inputs name the application: an import's (by id) too, as a declaration's do.
+      const inputs = { ...inputsFromLive(props, live, scope), applicationId };
       const props2 = {
         ...inputs,
-        applicationId,
         commandId: live.id,
         version: live.version,
         adopted: props["adopted"] === true,
