@@ -19,6 +19,7 @@ import {
   setStructureProblems,
 } from "../provider/resources/commandSetPlan";
 import { commandKey } from "../provider/resources/commandKeys";
+import { commandRefField } from "../provider/resources/propertyBags";
 import { Secrecy } from "../provider/schema";
 import { secretPathsOf } from "./secretPaths";
 import type {
@@ -27,7 +28,12 @@ import type {
   GuildCommandPermissionsArgs,
   UserAuthorization,
 } from "./resources";
-import { GuildCommandPermissions, ScopeCommands, withDependency } from "./resources";
+import {
+  DEFAULT_APPLICATION_ID,
+  GuildCommandPermissions,
+  ScopeCommands,
+  withDependency,
+} from "./resources";
 
 export type CommandSetScope = SetScope;
 
@@ -44,20 +50,6 @@ export interface CommandSetArgs {
   permissions?: readonly CommandSetPermissions[];
   /** The kept user authorization the permission writes wait for. */
   authorization?: UserAuthorization;
-}
-
-/** The identity a permissions child follows (see permissionsLifecycle.ts `sameCommandLive`). */
-function commandRef(scope: SetScope, p: SetPermissions): pulumi.Input<Record<string, unknown>> {
-  const applicationId =
-    scope.applicationId ??
-    new pulumi.Config("discord").get("applicationId") ??
-    process.env["DISCORD_APPLICATION_ID"];
-  return {
-    applicationId,
-    ...(scope.guildId === undefined ? {} : { guildId: scope.guildId }),
-    type: p.type ?? 1,
-    name: p.command,
-  };
 }
 
 export class CommandSet extends pulumi.ComponentResource {
@@ -101,11 +93,17 @@ export class CommandSet extends pulumi.ComponentResource {
       const holder = children[scopeLabel(scope)] as ScopeCommands;
       const key = commandKey(p.type, p.command);
       const childOpts: pulumi.CustomResourceOptions = { parent: this };
-      const permissionsArgs: GuildCommandPermissionsArgs & { __commandRef: unknown } = {
+      const permissionsArgs: GuildCommandPermissionsArgs = {
         guildId: p.guildId,
         // The id is not secret, though the ids are when a key (a name) is.
         commandId: pulumi.unsecret(holder.commandIds.apply((ids) => ids[key] ?? "")),
-        __commandRef: commandRef(scope, p),
+        // The identity the permissions follow (permissionsLifecycle.ts `sameCommandLive`).
+        ...commandRefField({
+          applicationId: scope.applicationId ?? DEFAULT_APPLICATION_ID(),
+          guildId: scope.guildId,
+          type: p.type,
+          name: p.command,
+        }),
         permissions: p.permissions,
         ...(p.applicationId === undefined ? {} : { applicationId: p.applicationId }),
       };

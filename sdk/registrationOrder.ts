@@ -148,7 +148,7 @@ function isKnownOf(o: pulumi.Output<unknown>): Promise<boolean> {
 
 /**
  * Holds a command resource's registration for its turn: the result resolves to
- * `claimant` (the resource's URN, its hidden input `__claimant`) once every resource
+ * `claimant` (the resource's URN, its hidden input `CLAIMANT_KEY`) once every resource
  * registered so far has its scope and command known, in the order `release` gives. Never
  * rejects: a rejected resource input makes the Node.js runtime (3.259) hang instead of
  * failing the preview (verified: `preview` printed nothing and never returned). Not a

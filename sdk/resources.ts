@@ -11,9 +11,13 @@ import type { ProviderKind } from "./providerModule";
 import { serializedProvider, typeToken } from "./providerModule";
 import { refusePlaintextCredentials } from "./credentials";
 import { inTurn } from "./registrationOrder";
-import { CLAIMANT_KEY } from "../provider/resources/claims";
 import type { Path } from "../provider/resources/propertyBags";
-import { SECRET_PATHS_KEY } from "../provider/resources/propertyBags";
+import {
+  claimantField,
+  PROGRAM_PROBLEMS_KEY,
+  programProblemsField,
+  secretPathsField,
+} from "../provider/resources/propertyBags";
 import { secretPathsOf } from "./secretPaths";
 import { suspendPromiseStacks, withStack } from "./debugStacks";
 
@@ -65,7 +69,8 @@ export interface GuildCommandPermissionsArgs {
   authorization?: UserAuthorization;
 }
 
-const DEFAULT_APPLICATION_ID = (): string | undefined =>
+/** The application of a resource that names none: the stack's, as the provider's default. */
+export const DEFAULT_APPLICATION_ID = (): string | undefined =>
   new pulumi.Config("discord").get("applicationId") ?? process.env["DISCORD_APPLICATION_ID"];
 
 /** An Output's value as a plain promise: it carries no dependency on the Output's resources. */
@@ -96,23 +101,6 @@ function claimantUrn(
 ): Promise<string> {
   const parentUrn = parent === undefined ? Promise.resolve(undefined) : valueOf(parent.urn);
   return parentUrn.then((urn) => valueOf(pulumi.createUrn(name, typeToken(type), urn)));
-}
-
-/** Deprecated fields reported by the program, with the resource that uses them. */
-function warnDeprecated(resource: pulumi.Resource, args: Record<string, unknown>): void {
-  if (args["defaultPermission"] !== undefined) {
-    void pulumi.log.warn(
-      "defaultPermission is deprecated by the service: use defaultMemberPermissions " +
-        '(permissions() of no bits, "0", disables the command for everyone but admins)',
-      resource,
-    );
-  }
-  if (args["dmPermission"] !== undefined) {
-    void pulumi.log.warn(
-      "dmPermission is deprecated by the service: use contexts (InteractionContextType)",
-      resource,
-    );
-  }
 }
 
 /**
@@ -187,15 +175,17 @@ abstract class CommandResource extends PackageResource {
       // The URN the program-wide checks know the resource by, in the provider's `check`
       // (dynamicProviders.ts), which takes it out of the inputs; held for its turn
       // (registrationOrder.ts).
-      [CLAIMANT_KEY]: inTurn(
-        claimantUrn(type, name, opts?.parent),
-        applicationId,
-        guildId,
-        pulumi.all([args["type"], args["name"]]),
+      ...claimantField(
+        inTurn(
+          claimantUrn(type, name, opts?.parent),
+          applicationId,
+          guildId,
+          pulumi.all([args["type"], args["name"]]),
+        ),
       ),
       __provider: serializedProvider(kind),
       // Where the secrets are (not what): the provider's messages quote them as `[secret]`.
-      [SECRET_PATHS_KEY]: secretPathsOf(args),
+      ...secretPathsField(secretPathsOf(args)),
       // Outputs only the provider sets: unknown in the preview of a create or an update.
       // `commandId` (also among the state's outputs) is taken from `id` below.
       version: undefined,
@@ -203,7 +193,6 @@ abstract class CommandResource extends PackageResource {
     };
     super(type, name, props, opts);
     this.commandId = this.id;
-    warnDeprecated(this, args);
   }
 }
 
@@ -277,7 +266,7 @@ export class GuildCommandPermissions extends PackageResource {
       ...rest,
       applicationId: args.applicationId ?? DEFAULT_APPLICATION_ID(),
       __provider: serializedProvider("guildCommandPermissions"),
-      [SECRET_PATHS_KEY]: secretPathsOf(rest),
+      ...secretPathsField(secretPathsOf(rest)),
     };
     super(
       "GuildCommandPermissions",
@@ -332,7 +321,7 @@ export class ScopeCommands extends PackageResource {
     const applicationId = args.applicationId ?? DEFAULT_APPLICATION_ID();
     const problems = pulumi
       .output(setProblems ?? [])
-      .apply((s) => (s.length > 0 ? s.join("\n") : undefined));
+      .apply((s) => programProblemsField(s)[PROGRAM_PROBLEMS_KEY]);
     super(
       "ScopeCommands",
       name,
@@ -340,13 +329,15 @@ export class ScopeCommands extends PackageResource {
         ...args,
         applicationId,
         // Present only when its set found problems: `check` reports them.
-        __programProblems: problems,
-        [SECRET_PATHS_KEY]: secretPathsOfScope(args, setSecretPaths),
-        [CLAIMANT_KEY]: inTurn(
-          claimantUrn("ScopeCommands", name, opts?.parent),
-          applicationId,
-          args.guildId,
-          args.commands,
+        [PROGRAM_PROBLEMS_KEY]: problems,
+        ...secretPathsField(secretPathsOfScope(args, setSecretPaths)),
+        ...claimantField(
+          inTurn(
+            claimantUrn("ScopeCommands", name, opts?.parent),
+            applicationId,
+            args.guildId,
+            args.commands,
+          ),
         ),
         __provider: serializedProvider("scopeCommands"),
         commandIds: undefined,

@@ -1,6 +1,6 @@
 /**
  * Which of a resource's inputs the program marked secret, by path, for the hidden input
- * `__secretPaths` (provider/resources/propertyBags.ts `SECRET_PATHS_KEY`). The
+ * `SECRET_PATHS_KEY` (provider/resources/propertyBags.ts). The
  * dynamic-provider host does not accept secrets, so the engine hands the provider every
  * value in clear and the provider cannot see a mark: only the program can, which inputs are
  * secret Outputs. It tells the provider where they are, never what they are, so that every

@@ -50,8 +50,10 @@ import {
 } from "../resources/commandSetPlan";
 import { commandKey } from "../resources/commandKeys";
 import {
+  commandRefField,
   containsSecret,
   isSecretValue,
+  programProblemsField,
   secretPathsIn,
   secretValue,
   UNKNOWN,
@@ -298,11 +300,7 @@ function registerScopes(children: Children, set: SetArguments): Map<string, Prom
         ...(scope.applicationId === undefined ? {} : { applicationId: scope.applicationId }),
         commands: secretCommands ? secretValue(commands) : commands,
         // The set's own problems fail the child's check, naming the set.
-        ...(plan === undefined
-          ? { __programProblems: UNKNOWN }
-          : plan.problems.length > 0
-            ? { __programProblems: plan.problems.join("\n") }
-            : {}),
+        ...programProblemsField(plan === undefined ? UNKNOWN : plan.problems),
       },
       { commands: set.deps["commands"] ?? [] },
     );
@@ -333,12 +331,12 @@ function registerPermissions(
         guildId: p.guildId,
         commandId,
         // The identity the permissions follow (permissionsLifecycle.ts `sameCommandLive`).
-        __commandRef: {
-          ...(scope.applicationId === undefined ? {} : { applicationId: scope.applicationId }),
-          ...(scope.guildId === undefined ? {} : { guildId: scope.guildId }),
-          type: p.type ?? 1,
+        ...commandRefField({
+          applicationId: scope.applicationId,
+          guildId: scope.guildId,
+          type: p.type,
           name: p.command,
-        },
+        }),
         ...(p.permissions === undefined ? {} : { permissions: p.permissions }),
         ...(p.applicationId === undefined ? {} : { applicationId: p.applicationId }),
       },

@@ -17,13 +17,6 @@ import type { Bag } from "./propertyBags";
 import { secrecyOf, UNKNOWN } from "./propertyBags";
 import { scopeName } from "./scopeName";
 
-/**
- * The hidden input each dynamic resource names itself with, its URN as the program
- * computes it (the host's `check` gets no URN, up to @pulumi/pulumi 3.276 at least):
- * dynamicProviders.ts takes it out of the inputs, so the state never holds it.
- */
-export const CLAIMANT_KEY = "__claimant";
-
 export interface Claim {
   /**
    * The URN of the resource that declares the command: what tells two resources apart

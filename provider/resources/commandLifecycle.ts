@@ -25,7 +25,7 @@ import {
 } from "../schema";
 import type { DescribeResource } from "./engineErrors";
 import { forEngine } from "./engineErrors";
-import type { ProviderRuntime } from "./runtime";
+import type { ProviderRuntime, Where } from "./runtime";
 import type { StackConfig } from "./settings";
 import { adoptLiveTwin } from "./liveTwin";
 import { scopeName } from "./scopeName";
@@ -35,7 +35,6 @@ import { createProblems, replacementNeedsRoom } from "./scopeLimits";
 import type { Bag } from "./propertyBags";
 import {
   omit,
-  optionalString,
   requireString,
   sameBranch,
   SECRET_PATHS_KEY,
@@ -47,16 +46,9 @@ import {
 
 /** Outputs the service assigns; never inputs. */
 const ASSIGNED_KEYS = ["commandId", "version", "adopted"];
-/**
- * Problems found outside this resource's own inputs and handed to its `check` (a command
- * set's structural problems, commandSetPlan.ts); present only when there are any. The
- * program-wide claims are checked in the provider process itself (claims.ts).
- */
-const PROGRAM_PROBLEMS_KEY = "__programProblems";
 /** Keys of the resource that are not command fields. */
 const RESOURCE_KEYS = [
   "__provider",
-  PROGRAM_PROBLEMS_KEY,
   SECRET_PATHS_KEY,
   "applicationId",
   "guildId",
@@ -112,19 +104,24 @@ export function secretIdFailures(secrecy: Secrecy, keys: readonly string[]): Che
     }));
 }
 
-/** Validates SDK arguments, ignoring what is unknown at preview (checked once known). */
-export function validateArgs(
+/**
+ * Validates SDK arguments, ignoring what is unknown at preview (checked once known): the
+ * failures, or the schema's warnings (`path: message (code)`) when there are none.
+ */
+function validateArgs(
   args: Bag,
   scope: Scope,
   secrecy: Secrecy,
-): { body: WireCommandBody | undefined; failures: CheckFailure[] } {
+): { failures: CheckFailure[]; warnings: string[] } {
   const unknown = unknownPaths(args);
   const result = validateSdkCommand(withoutUnknowns(args), { scope, secrecy });
-  if (result.ok) return { body: unknown.length === 0 ? result.value : undefined, failures: [] };
+  if (result.ok) {
+    return { failures: [], warnings: result.warnings.map((w) => failure(w, secrecy).reason) };
+  }
   const failures = result.issues
     .filter((issue) => !unknown.some((u) => sameBranch(u, issue.path)))
     .map((issue) => failure(issue, secrecy));
-  return { body: undefined, failures };
+  return { failures, warnings: [] };
 }
 
 /** The wire body of known SDK arguments; throws when they are invalid (check prevents that). */
@@ -175,16 +172,11 @@ function describeCommand(scope: Scope): DescribeResource {
  * limit in its 429 form without code 30034 (a 429 with 30034 is a DailyCreateLimitError,
  * explained by engineErrors.ts). Waiting would hang: the message says so, and when.
  */
-function dailyLimitHint(
-  err: unknown,
-  now: number,
-  applicationId: string,
-  guildId: string | undefined,
-): unknown {
+function dailyLimitHint(err: unknown, now: number, where: Where): unknown {
   if (err instanceof RateLimitError && !err.global) {
     const resets = new Date(now + err.retryAfterMs).toISOString();
     err.message =
-      `${scopeName(applicationId, guildId)}: ${err.message}; a create asked to wait this long has ` +
+      `${scopeName(where.applicationId, where.guildId)}: ${err.message}; a create asked to wait this long has ` +
       `most likely reached the daily create limit (${Limits.DAILY_CREATES} per day per scope), ` +
       `which has room again after ${resets}`;
   }
@@ -193,8 +185,16 @@ function dailyLimitHint(
 
 /** Builds the provider of one scope, on the runtime it shares with the other kinds. */
 export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvider {
-  const guildOf = (bag: Bag): string | undefined =>
-    scope === "guild" ? requireString(bag, "guildId") : undefined;
+  const describe = describeCommand(scope);
+
+  /** Where the command of a checked bag lives (a guild command's names its guild), once per call. */
+  function whereOf(bag: Bag): Where {
+    const { applicationId } = rt.where(bag);
+    return {
+      applicationId,
+      guildId: scope === "guild" ? requireString(bag, "guildId") : undefined,
+    };
+  }
 
   function outputs(
     inputs: Bag,
@@ -217,7 +217,7 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvi
   ):
     { applicationId: string; guildId: string | undefined; type: number; name: string } | undefined {
     const known = (v: unknown): v is string => typeof v === "string" && v !== UNKNOWN;
-    const applicationId = bag["applicationId"] ?? rt.settings.applicationId;
+    const applicationId = bag["applicationId"]; // `check` wrote the default in
     const guildId = bag["guildId"];
     const type = bag["type"] ?? 1;
     const name = bag["name"];
@@ -261,15 +261,8 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvi
     },
 
     async check(olds, news) {
-      const inputs: Bag = omit(news, [PROGRAM_PROBLEMS_KEY]);
+      const inputs = rt.withApplication(news);
       const failures: CheckFailure[] = [];
-      const problems = news[PROGRAM_PROBLEMS_KEY];
-      if (typeof problems === "string" && problems !== UNKNOWN) {
-        failures.push({ property: "name", reason: problems });
-      }
-      if (inputs["applicationId"] === undefined && rt.settings.applicationId !== undefined) {
-        inputs["applicationId"] = rt.settings.applicationId;
-      }
       if (inputs["applicationId"] === undefined) {
         failures.push({
           property: "applicationId",
@@ -288,7 +281,9 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvi
       }
       const secrecy = secrecyOf(inputs);
       failures.push(...secretIdFailures(secrecy, ["applicationId", "guildId"]));
-      failures.push(...validateArgs(commandArgs(inputs), scope, secrecy).failures);
+      const args = validateArgs(commandArgs(inputs), scope, secrecy);
+      failures.push(...args.failures);
+      await rt.warnings.forResource(describe(inputs, undefined), args.warnings);
       if (failures.length === 0 && Object.keys(olds).length === 0) {
         failures.push(...(await limitFailures(inputs)));
       }
@@ -318,8 +313,8 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvi
     },
 
     async create(inputs) {
-      const applicationId = rt.resolveApplicationId(optionalString(inputs, "applicationId"));
-      const guildId = guildOf(inputs);
+      const where = whereOf(inputs);
+      const { applicationId, guildId } = where;
       const body = wireBody(commandArgs(inputs), scope, secrecyOf(inputs));
       const api = rt.client;
       const bulk = rt.settings.writeMode === "bulk";
@@ -353,7 +348,7 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvi
           rt.scopes.invalidateScope(applicationId, guildId);
         }
       } catch (err) {
-        throw dailyLimitHint(err, rt.clock.now(), applicationId, guildId);
+        throw dailyLimitHint(err, rt.clock.now(), where);
       }
       rt.deployment.commandWritten(result.command.id);
       return {
@@ -363,14 +358,13 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvi
     },
 
     async read(id, props) {
-      const applicationId = rt.resolveApplicationId(optionalString(props, "applicationId"));
-      const guildId = guildOf(props);
+      const { applicationId, guildId } = whereOf(props);
       const live = (await rt.scopes.scopeCommands(applicationId, guildId)).get(id);
       if (!live) return { id: "" }; // deleted out of band: refresh drops it, up recreates it
-      const inputs = inputsFromLive(props, live, scope);
+      // The inputs name the application: an import's (by id) too, as a declaration's do.
+      const inputs = { ...inputsFromLive(props, live, scope), applicationId };
       const props2 = {
         ...inputs,
-        applicationId,
         commandId: live.id,
         version: live.version,
         adopted: props["adopted"] === true,
@@ -379,8 +373,7 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvi
     },
 
     async update(id, olds, news) {
-      const applicationId = rt.resolveApplicationId(optionalString(news, "applicationId"));
-      const guildId = guildOf(news);
+      const { applicationId, guildId } = whereOf(news);
       const body = wireBody(commandArgs(news), scope, secrecyOf(news));
       const prev = validateSdkCommand(commandArgs(olds), { scope });
       const fields = prev.ok
@@ -413,8 +406,7 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvi
         // delete a live command; the old one is gone already.
         return;
       }
-      const applicationId = rt.resolveApplicationId(optionalString(props, "applicationId"));
-      const guildId = guildOf(props);
+      const { applicationId, guildId } = whereOf(props);
       // An unknown command (404/10063) is already gone: the client answers false, and
       // the delete is done.
       if (rt.settings.writeMode === "bulk") {

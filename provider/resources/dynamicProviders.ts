@@ -11,15 +11,14 @@
  *
  * The host does not hand `check` the resource's URN (@pulumi/pulumi 3.259 to 3.276,
  * cmd/dynamic-provider: `provider.check(olds, news)`), so each resource computes its URN in
- * the program and hands it over in the hidden input `__claimant` (sdk/resources.ts);
+ * the program and hands it over in the hidden input `CLAIMANT_KEY` (propertyBags.ts);
  * `check` takes it out of the inputs it returns, so the state never holds it.
  */
-import { CLAIMANT_KEY } from "./claims";
 import type { CheckFailure } from "./commandLifecycle";
 import { commandProvider } from "./commandLifecycle";
 import { ENGINE_FAILURE_PROPERTY } from "./engineErrors";
 import type { Bag } from "./propertyBags";
-import { SECRET_PATHS_KEY, UNKNOWN } from "./propertyBags";
+import { CLAIMANT_KEY, SECRET_PATHS_KEY, takeHidden } from "./propertyBags";
 import { permissionsProvider } from "./permissionsLifecycle";
 import { ProviderRuntime } from "./runtime";
 import { scopeCommandsProvider } from "./scopeCommandsLifecycle";
@@ -33,7 +32,7 @@ interface Checks {
 }
 
 /**
- * True when the program marks other values secret than the state says (`__secretPaths`,
+ * True when the program marks other values secret than the state says (`SECRET_PATHS_KEY`,
  * kept in this door's state: the host gets no marks, and read and delete need them).
  */
 function secretPathsChanged(olds: Bag, news: Bag): boolean {
@@ -64,7 +63,7 @@ function afterCliCheck<P extends object>(provider: P): P {
 
 /**
  * The provider as the host calls it: the resource's claims checked against the
- * deployment's (its `__claimant` taken out first), check failures that name no property
+ * deployment's (its `CLAIMANT_KEY` taken out first), check failures that name no property
  * to the engine (engineErrors.ts), and a change of the secret paths reported as a change
  * (an update that writes nothing to the service; the engine marks the state again).
  */
@@ -73,10 +72,10 @@ function forHost<P extends Checks>(claimsOf: Claims, provider: P): P {
     ...afterCliCheck(provider),
     async check(olds: Bag, news: Bag) {
       await runtime.checkCliVersion();
-      const { [CLAIMANT_KEY]: claimant, ...inputs } = news;
+      const { value: claimant, rest: inputs } = takeHidden(news, CLAIMANT_KEY);
       const result = await provider.check(olds, inputs);
       const failures = [...result.failures];
-      if (claimsOf !== undefined && typeof claimant === "string" && claimant !== UNKNOWN) {
+      if (claimsOf !== undefined && claimant !== undefined) {
         const problems =
           claimsOf === "scope"
             ? runtime.claims.checkScope(claimant, result.inputs)

@@ -10,7 +10,6 @@
 import type { WirePermission } from "../client";
 import { ServiceApiError } from "../client";
 import {
-  isRecord,
   canonicalPermissions,
   isSnowflake,
   PERMISSIONS_REPLACE_KEYS,
@@ -21,12 +20,12 @@ import {
 import type { CheckFailure } from "./commandLifecycle";
 import { failure, secretIdFailures } from "./commandLifecycle";
 import { forEngine } from "./engineErrors";
-import type { ProviderRuntime } from "./runtime";
+import type { ProviderRuntime, Where } from "./runtime";
 import type { StackConfig } from "./settings";
 import type { Bag } from "./propertyBags";
 import {
+  commandRefOf,
   omit,
-  optionalString,
   requireString,
   secrecyOf,
   UNKNOWN,
@@ -51,63 +50,65 @@ export function isGone(err: unknown): boolean {
   );
 }
 
-async function write(
-  rt: ProviderRuntime,
-  inputs: Bag,
-): Promise<{ applicationId: string; guildId: string; commandId: string }> {
-  const applicationId = rt.resolveApplicationId(optionalString(inputs, "applicationId"));
-  const guildId = requireString(inputs, "guildId");
-  const commandId = requireString(inputs, "commandId");
+/** The overwrites a permissions resource holds: of one command (or the app-wide defaults) in one guild. */
+interface Target extends Where {
+  readonly guildId: string;
+  readonly commandId: string;
+}
+
+/** The target of a checked bag (inputs or state), read once where an operation starts. */
+function targetOf(rt: ProviderRuntime, bag: Bag): Target {
+  const { applicationId } = rt.where(bag);
+  return {
+    applicationId,
+    guildId: requireString(bag, "guildId"),
+    commandId: requireString(bag, "commandId"),
+  };
+}
+
+async function write(rt: ProviderRuntime, target: Target, inputs: Bag): Promise<void> {
+  const { applicationId, guildId, commandId } = target;
   const permissions = canonicalPermissions(overwrites(inputs["permissions"]));
   await rt.client.editCommandPermissions(applicationId, guildId, commandId, { permissions });
   rt.scopes.invalidatePermissions(applicationId, guildId);
   rt.deployment.permissionsWritten(commandId);
-  return { applicationId, guildId, commandId };
 }
 
 /**
  * Overwrites the service already holds as declared (an imported command set): adopted
- * with no write, from the guild's one cached list. Undefined: the caller writes.
+ * with no write, from the guild's one cached list. False: the caller writes.
  */
-async function adoptEqual(
-  rt: ProviderRuntime,
-  inputs: Bag,
-): Promise<{ applicationId: string; guildId: string; commandId: string } | undefined> {
+async function adoptEqual(rt: ProviderRuntime, target: Target, inputs: Bag): Promise<boolean> {
   // Without a Bearer token the resource could never be written: let `write` say so,
   // before any request.
-  if (rt.settings.client.bearerToken === undefined) return undefined;
-  const applicationId = rt.resolveApplicationId(optionalString(inputs, "applicationId"));
-  const guildId = requireString(inputs, "guildId");
-  const commandId = requireString(inputs, "commandId");
+  if (rt.settings.client.bearerToken === undefined) return false;
+  const { applicationId, guildId, commandId } = target;
   const declared = overwrites(inputs["permissions"]);
   const live = (await rt.scopes.guildPermissionsSnapshot(applicationId, guildId)).get(commandId);
   // An empty declaration writes anyway: "no overwrites" cannot tell a gone command.
-  if (declared.length === 0 || live === undefined) return undefined;
-  if (!samePermissions(declared, live.permissions)) return undefined;
+  if (declared.length === 0 || live === undefined) return false;
+  if (!samePermissions(declared, live.permissions)) return false;
   rt.deployment.permissionsWritten(commandId); // as if written: a delete must not empty it
-  return { applicationId, guildId, commandId };
+  return true;
 }
 
 /**
  * The command a permissions resource of a `CommandSet` follows, by identity (hidden input
- * `__commandRef`: the scope, type and name). In a preview, the id of a command whose scope
+ * `COMMAND_REF_KEY`: the scope, type and name). In a preview, the id of a command whose scope
  * resource updates is unknown (outputs of an update are), which alone would preview a
  * replacement; a set's update keeps the id of every command it keeps, so when the live
  * command of that identity still has the old id, the id will not change.
  */
 async function sameCommandLive(rt: ProviderRuntime, olds: Bag, news: Bag): Promise<boolean> {
-  const ref = news["__commandRef"];
+  const ref = commandRefOf(news);
   const oldId = olds["commandId"];
-  if (!isRecord(ref) || typeof oldId !== "string") return false;
-  const { guildId, type, name } = ref;
-  const applicationId = ref["applicationId"] ?? rt.settings.applicationId;
-  if (typeof applicationId !== "string" || typeof name !== "string") return false;
-  if (guildId !== undefined && typeof guildId !== "string") return false;
+  if (ref === undefined || typeof oldId !== "string") return false;
+  // The command's application, which a plugin's set leaves to the provider's default.
+  const applicationId = ref.applicationId ?? rt.settings.applicationId;
+  if (applicationId === undefined) return false;
   try {
-    const live = await rt.scopes.scopeCommands(applicationId, guildId);
-    const found = [...live.values()].find(
-      (c) => c.name === name && c.type === (typeof type === "number" ? type : 1),
-    );
+    const live = await rt.scopes.scopeCommands(applicationId, ref.guildId);
+    const found = [...live.values()].find((c) => c.name === ref.name && c.type === ref.type);
     return found?.id === oldId;
   } catch {
     return false; // cannot tell: preview the replacement
@@ -132,11 +133,8 @@ export function permissionsProvider(rt: ProviderRuntime) {
     },
 
     async check(_olds: Bag, news: Bag): Promise<{ inputs: Bag; failures: CheckFailure[] }> {
-      const inputs: Bag = { ...news };
+      const inputs = rt.withApplication(news);
       const failures: CheckFailure[] = [];
-      if (inputs["applicationId"] === undefined && rt.settings.applicationId !== undefined) {
-        inputs["applicationId"] = rt.settings.applicationId;
-      }
       for (const key of PERMISSIONS_REPLACE_KEYS) {
         const v = inputs[key];
         if (v === UNKNOWN) continue;
@@ -175,18 +173,16 @@ export function permissionsProvider(rt: ProviderRuntime) {
     },
 
     async create(inputs: Bag): Promise<{ id: string; outs: Bag }> {
-      const { applicationId, guildId, commandId } =
-        (await adoptEqual(rt, inputs)) ?? (await write(rt, inputs));
+      const target = targetOf(rt, inputs);
+      if (!(await adoptEqual(rt, target, inputs))) await write(rt, target, inputs);
       return {
-        id: `${guildId}/${commandId}`,
-        outs: { ...omit(inputs, ["__provider"]), applicationId },
+        id: `${target.guildId}/${target.commandId}`,
+        outs: { ...omit(inputs, ["__provider"]), applicationId: target.applicationId },
       };
     },
 
     async read(id: string, props: Bag): Promise<{ id: string; props?: Bag; inputs?: Bag }> {
-      const applicationId = rt.resolveApplicationId(optionalString(props, "applicationId"));
-      const guildId = requireString(props, "guildId");
-      const commandId = requireString(props, "commandId");
+      const { applicationId, guildId, commandId } = targetOf(rt, props);
       const live = (await rt.scopes.guildPermissions(applicationId, guildId)).get(commandId);
       if (!live && commandId !== applicationId) {
         // No overwrites: the command may be gone (then so is this resource) or just unset.
@@ -206,24 +202,22 @@ export function permissionsProvider(rt: ProviderRuntime) {
     },
 
     async update(_id: string, olds: Bag, news: Bag): Promise<{ outs: Bag }> {
+      const target = targetOf(rt, news);
       if (
         Array.isArray(olds["permissions"]) &&
         samePermissions(olds["permissions"], news["permissions"])
       ) {
         // Only the resource's own bookkeeping changed (a stack moving from the dynamic
         // resources to the plugin, say): the service holds the list already.
-        const applicationId = rt.resolveApplicationId(optionalString(news, "applicationId"));
-        rt.deployment.permissionsWritten(requireString(news, "commandId"));
-        return { outs: { ...omit(news, ["__provider"]), applicationId } };
+        rt.deployment.permissionsWritten(target.commandId);
+      } else {
+        await write(rt, target, news);
       }
-      const { applicationId } = await write(rt, news);
-      return { outs: { ...omit(news, ["__provider"]), applicationId } };
+      return { outs: { ...omit(news, ["__provider"]), applicationId: target.applicationId } };
     },
 
     async delete(_id: string, props: Bag): Promise<void> {
-      const applicationId = rt.resolveApplicationId(optionalString(props, "applicationId"));
-      const guildId = requireString(props, "guildId");
-      const commandId = requireString(props, "commandId");
+      const { applicationId, guildId, commandId } = targetOf(rt, props);
       // A permissions resource of this deployment wrote this command's list (a replacement
       // moved onto it): emptying it now would undo that.
       if (rt.deployment.arePermissionsLive(commandId)) return;

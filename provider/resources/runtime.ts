@@ -14,6 +14,8 @@ import { ConfigurationError, createCommandsClient } from "../client";
 import { BulkWriter } from "./bulkWriter";
 import { DeploymentClaims } from "./claims";
 import type { Clock } from "./clock";
+import type { Bag } from "./propertyBags";
+import { optionalString } from "./propertyBags";
 import { systemClock } from "./clock";
 import { DeploymentMemory } from "./deploymentMemory";
 import { ScopeCache } from "./scopeCache";
@@ -36,6 +38,13 @@ export interface RuntimeOptions {
    * argument, as the engine starts a plugin; null: no engine, warnings go to stderr).
    */
   readonly engineAddress?: string | null;
+}
+
+/** Where a resource lives: an application's global scope, or one of its guilds. */
+export interface Where {
+  readonly applicationId: string;
+  /** Undefined: the application's global scope. */
+  readonly guildId: string | undefined;
 }
 
 export class ProviderRuntime {
@@ -134,7 +143,32 @@ export class ProviderRuntime {
     return this.api;
   }
 
-  /** The application id a resource acts for: its own, or the configured default. */
+  /**
+   * A resource's inputs as `check` keeps them: naming their application, their own or else
+   * the configured default (none when neither: `check` fails, saying how to set one). The
+   * operations after `check` read it from the inputs or the state (`where`).
+   */
+  withApplication(inputs: Bag): Bag {
+    const applicationId = inputs["applicationId"] ?? this.settings.applicationId;
+    return applicationId === undefined ? { ...inputs } : { ...inputs, applicationId };
+  }
+
+  /**
+   * Where the resource of a checked bag (inputs or state) lives, read once where an
+   * operation starts and handed down: its application (`resolveApplicationId`) and its
+   * guild, if it names one.
+   */
+  where(bag: Bag): Where {
+    return {
+      applicationId: this.resolveApplicationId(optionalString(bag, "applicationId")),
+      guildId: optionalString(bag, "guildId"),
+    };
+  }
+
+  /**
+   * The application id a resource acts for: its own, or the configured default; the error
+   * says how to set one when neither is (a bag without one: an import's, by id).
+   */
   resolveApplicationId(declared: string | undefined): string {
     const id = declared ?? this.settings.applicationId;
     if (!id) {

@@ -52,17 +52,22 @@ export function issueFailure(key: string, issue: SchemaIssue, secrecy: Secrecy):
 
 /**
  * The failures of one definition (`key`: its place in the map) in `scope`, what is unknown
- * at preview left for later; and its type, once its name and type are known (for the caps).
+ * at preview left for later, or the schema's warnings (`path: message (code)`) when the
+ * command has no failure; and its type, once its name and type are known (for the caps).
  */
 export function definitionFailures(
   key: string,
   value: unknown,
   scope: Scope,
   secrecy: Secrecy,
-): { failures: CheckFailure[]; type?: number } {
+): { failures: CheckFailure[]; warnings: string[]; type?: number } {
   const path = commandPath(key, [], secrecy);
-  if (!isRecord(value))
-    return { failures: [{ property: path, reason: `${path}: a command definition` }] };
+  if (!isRecord(value)) {
+    return {
+      failures: [{ property: path, reason: `${path}: a command definition` }],
+      warnings: [],
+    };
+  }
   const failures: CheckFailure[] = [];
   const unknown = unknownPaths(value);
   const result = validateSdkCommand(withoutUnknowns(value), {
@@ -76,9 +81,14 @@ export function definitionFailures(
       if (!isUnknown(issue.path)) failures.push(issueFailure(key, issue, secrecy));
     }
   }
+  const warnings = result.ok
+    ? result.warnings.map((w) => issueFailure(key, w, secrecy).reason)
+    : [];
   const name = value["name"];
   const type = value["type"] ?? CommandType.CHAT_INPUT;
-  if (typeof name !== "string" || name === UNKNOWN || typeof type !== "number") return { failures };
+  if (typeof name !== "string" || name === UNKNOWN || typeof type !== "number") {
+    return { failures, warnings };
+  }
   const expected = commandKey(type, name);
   if (key !== expected) {
     // The expected key is the name (and type) respelt: secret when they are.
@@ -97,7 +107,7 @@ export function definitionFailures(
       reason: `${typePath}: entry points exist only in the global scope`,
     });
   }
-  return { failures, type };
+  return { failures, warnings, type };
 }
 
 /**

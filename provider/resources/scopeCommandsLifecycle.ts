@@ -35,7 +35,15 @@ import { inputsFromLive, secretIdFailures } from "./commandLifecycle";
 import type { DescribeResource } from "./engineErrors";
 import { forEngine } from "./engineErrors";
 import type { Bag } from "./propertyBags";
-import { omit, optionalString, secrecyOf, UNKNOWN, unknownPaths } from "./propertyBags";
+import {
+  omit,
+  optionalString,
+  PROGRAM_PROBLEMS_KEY,
+  secrecyOf,
+  takeHidden,
+  UNKNOWN,
+  unknownPaths,
+} from "./propertyBags";
 import type { ProviderRuntime } from "./runtime";
 import type { StackConfig } from "./settings";
 import { sameIdentity } from "./scopeOverwrite";
@@ -107,13 +115,6 @@ export interface ScopeCommandsProvider {
 
 /** Builds the provider of `ScopeCommands`, on the runtime it shares with the other kinds. */
 export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvider {
-  function where(bag: Bag): { applicationId: string; guildId: string | undefined } {
-    return {
-      applicationId: rt.resolveApplicationId(optionalString(bag, "applicationId")),
-      guildId: optionalString(bag, "guildId"),
-    };
-  }
-
   function outputs(inputs: Bag, applicationId: string, ids: Record<string, string>): Bag {
     return { ...omit(inputs, ["__provider"]), applicationId, commandIds: markedIds(inputs, ids) };
   }
@@ -169,16 +170,10 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
     },
 
     async check(olds, news) {
-      const inputs: Bag = { ...news };
+      const { value: problems, rest } = takeHidden(news, PROGRAM_PROBLEMS_KEY);
+      const inputs = rt.withApplication(rest);
       const failures: CheckFailure[] = [];
-      const problems = news["__programProblems"];
-      delete inputs["__programProblems"];
-      if (typeof problems === "string" && problems !== UNKNOWN) {
-        failures.push({ property: WHOLE_SCOPE, reason: problems });
-      }
-      if (inputs["applicationId"] === undefined && rt.settings.applicationId !== undefined) {
-        inputs["applicationId"] = rt.settings.applicationId;
-      }
+      if (problems !== undefined) failures.push({ property: WHOLE_SCOPE, reason: problems });
       if (inputs["applicationId"] === undefined) {
         failures.push({
           property: "applicationId",
@@ -205,10 +200,12 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
       }
       const scope = scopeOf(inputs);
       const byType = new Map<number, string[]>();
+      const warnings: string[] = [];
       for (const [key, value] of Object.entries(commands)) {
         if (value === UNKNOWN) continue;
         const checked = definitionFailures(key, value, scope, secrecy);
         failures.push(...checked.failures);
+        warnings.push(...checked.warnings);
         if (checked.type !== undefined)
           byType.set(checked.type, [...(byType.get(checked.type) ?? []), key]);
       }
@@ -221,6 +218,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
           });
         }
       }
+      await rt.warnings.forResource(describeScope(inputs, undefined), warnings);
       // The caps can only be passed by commands this check adds: a no-op preview reads nothing.
       const before = definitions(olds);
       const grows = Object.keys(commands).some((key) => before[key] === undefined);
@@ -255,7 +253,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
     },
 
     async create(inputs) {
-      const { applicationId, guildId } = where(inputs);
+      const { applicationId, guildId } = rt.where(inputs);
       const secrecy = secrecyOf(inputs);
       const ids = await writeOverwrite(
         rt,
@@ -291,7 +289,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
           inputs,
         };
       }
-      const { applicationId, guildId } = where(props);
+      const { applicationId, guildId } = rt.where(props);
       const scope: Scope = guildId === undefined ? "global" : "guild";
       const live = await rt.scopes.scopeCommands(applicationId, guildId);
       const oldDefs = definitions(props);
@@ -312,7 +310,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
     },
 
     async update(_id, olds, news) {
-      const { applicationId, guildId } = where(news);
+      const { applicationId, guildId } = rt.where(news);
       const changes = changesBetween(olds, news);
       const ids = { ...commandIds(olds) };
       const plan = planScopeWrite({
@@ -340,7 +338,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
     },
 
     async delete(_id, props) {
-      const { applicationId, guildId } = where(props);
+      const { applicationId, guildId } = rt.where(props);
       const ids = commandIds(props);
       const changes: Change[] = Object.entries(ids)
         .filter(([, id]) => !rt.deployment.isLiveCommand(id))

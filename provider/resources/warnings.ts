@@ -13,6 +13,9 @@
  * stderr, which the engine also shows (as an info line of the stack) for a plugin.
  *
  * Every warning is also kept (`messages`), for tests and for callers that report them.
+ *
+ * Also the schema's warnings about a resource's inputs (deprecated fields, a context that
+ * has no effect), which each lifecycle's `check` gives, in both doors (`forResource`).
  */
 import type * as Grpc from "@grpc/grpc-js";
 import type * as EngineGrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
@@ -110,6 +113,8 @@ export class Warnings {
   /** Every warning given, in order. */
   readonly messages: string[] = [];
   private readonly sink: WarningSink;
+  /** The lines `forResource` gave. */
+  private readonly given = new Set<string>();
 
   /** `sink`: the engine's `Log` (engineSink) where there is an engine, else stderrSink. */
   constructor(sink: WarningSink) {
@@ -126,6 +131,20 @@ export class Warnings {
       await this.sink(message);
     } catch {
       await stderrSink(message);
+    }
+  }
+
+  /**
+   * Gives each of a resource's warnings (`lines`: `path: message (code)`), headed by how
+   * messages name the resource, unless this process gave it already: `check` may run more
+   * than once per resource in one deployment, and the user needs each warning once.
+   */
+  async forResource(resource: string, lines: readonly string[]): Promise<void> {
+    for (const line of lines) {
+      const message = `${resource}: ${line}`;
+      if (this.given.has(message)) continue;
+      this.given.add(message);
+      await this.warn(message);
     }
   }
 }

@@ -22,7 +22,7 @@ import { diffCommandFields, validateSdkCommand } from "../../provider/schema";
 import { commandArgs } from "../../provider/resources/commandLifecycle";
 import { GlobalCommand, GuildCommand } from "../../sdk/resources";
 import { resetRegistrationOrder } from "../../sdk/registrationOrder";
-import { CLAIMANT_KEY } from "../../provider/resources/claims";
+import { CLAIMANT_KEY } from "../../provider/resources/propertyBags";
 import { registered } from "../helpers/pulumiMocks";
 
 const APP = "1300000000000000001";
