@@ -32,8 +32,6 @@ const LIMITS: Limits = { functionLines: 80, fileLines: 500 };
 const RATCHET: Ratchet = {
   functions: {
     "provider/plugin/commandSet.ts: constructCommandSet": 90,
-    "provider/schema/option.ts: checkOptionArray": 95,
-    "provider/schema/option.ts: checkOption": 132,
   },
   files: {
     "provider/resources/scopeCommandsLifecycle.ts": 561,
