@@ -51,8 +51,9 @@ import type { Secrecy } from "./secrecy";
 import { checkOptionArray } from "./option";
 import { oversize } from "./size";
 import { checkSnowflake } from "./snowflake";
-import type { Where } from "./fields";
-import { acceptedIn, COMMAND_FIELDS, toleratedIn } from "./fields";
+import type { Where } from "./fieldSpec";
+import { COMMAND_FIELDS } from "./fields";
+import { acceptedIn, toleratedIn } from "./endpointFields";
 import type { CommandField, Scope, WireCommandBody, WireCommandPatch, WriteMode } from "./shapes";
 import { wireCommandBodySchema, wireCommandPatchSchema } from "./shapes";
 

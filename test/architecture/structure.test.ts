@@ -35,7 +35,6 @@ const RATCHET: Ratchet = {
   },
   files: {
     "provider/resources/scopeCommandsLifecycle.ts": 561,
-    "provider/schema/fields.ts": 582,
   },
   circles: [],
 };
