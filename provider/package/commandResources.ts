@@ -7,7 +7,7 @@
 import type { z } from "zod";
 import { camelCase } from "../schema/mapping";
 import { COMMAND_FIELDS, RETURNED_COMMAND_FIELD_DESCRIPTIONS } from "../schema/fields";
-import type { FieldSpec } from "../schema/fields";
+import type { FieldSpec } from "../schema/fieldSpec";
 import { COMMAND_REPLACE_KEYS } from "../schema/replacements";
 import { wireCommandBodySchema, wireCommandSchema } from "../schema/shapes";
 import type { Scope } from "../schema/shapes";

@@ -51,8 +51,9 @@ import type { Secrecy } from "./secrecy";
 import { checkOptionArray } from "./option";
 import { oversize } from "./size";
 import { checkSnowflake } from "./snowflake";
-import type { Where } from "./fields";
-import { acceptedIn, COMMAND_FIELDS, toleratedIn } from "./fields";
+import type { Where } from "./fieldSpec";
+import { COMMAND_FIELDS } from "./fields";
+import { acceptedIn, toleratedIn } from "./endpointFields";
 import type { CommandField, Scope, WireCommandBody, WireCommandPatch, WriteMode } from "./shapes";
 import { wireCommandBodySchema, wireCommandPatchSchema } from "./shapes";
 
@@ -89,14 +90,53 @@ const TYPE_NAMES: Record<number, string> = Object.fromEntries(
   Object.entries(CommandType).map(([k, v]) => [v, k]),
 );
 
+/**
+ * What each rule of a command reads: the issues, the body, the endpoint, whether it creates
+ * (create and bulk) rather than edits, the command's type (undefined when the body's is
+ * invalid) as messages name it, and whether a field is given and accepted at the endpoint
+ * (a rejected field is reported once, by `checkAcceptedFields`, and its rules are skipped).
+ */
+interface CommandCheck {
+  readonly out: IssueCollector;
+  readonly body: Record<string, unknown>;
+  readonly ctx: WireContext;
+  readonly creating: boolean;
+  readonly type: number | undefined;
+  readonly typeText: string;
+  readonly given: (field: string) => boolean;
+}
+
 /** Checks a command body against every rule; issues and warnings go to `out`. */
 export function checkCommand(out: IssueCollector, body: unknown, ctx: WireContext): void {
   if (!isRecord(body)) {
     out.add([], Codes.DICT_TYPE, `The command must be an object, got ${out.quote(body, [])}.`);
     return;
   }
+  const rejected = checkAcceptedFields(out, body, ctx);
+  const given = (field: string) => body[field] !== undefined && !rejected.has(field);
+  const type = checkCommandType(out, body, ctx, given);
+  const typeText = type === undefined ? "this" : (TYPE_NAMES[type] ?? String(type));
+  const c: CommandCheck = { out, body, ctx, creating: ctx.mode !== "edit", type, typeText, given };
+  if (given("id")) checkSnowflake(out, body["id"], ["id"]);
+  checkCommandName(c);
+  if (type === CommandType.USER || type === CommandType.MESSAGE) checkNoDescription(c);
+  else checkDescription(c);
+  checkCommandOptions(c);
+  checkMemberPermissions(c);
+  checkDeprecatedFields(c);
+  if (given("nsfw")) checkBoolean(out, body["nsfw"], ["nsfw"]);
+  checkInstallation(c);
+  checkHandler(c);
+  checkCommandSize(out, body);
+}
+
+/** The fields the endpoint does not take (spec: "Body fields per write endpoint"). */
+function checkAcceptedFields(
+  out: IssueCollector,
+  body: Record<string, unknown>,
+  ctx: WireContext,
+): Set<string> {
   const where: Where = `${ctx.scope}:${ctx.mode}`;
-  const creating = ctx.mode !== "edit";
   const rejected = new Set<string>();
   for (const field of Object.keys(COMMAND_FIELDS) as CommandField[]) {
     if (body[field] === undefined) continue;
@@ -109,11 +149,21 @@ export function checkCommand(out: IssueCollector, body: unknown, ctx: WireContex
       );
     }
   }
-  const given = (field: string) => body[field] !== undefined && !rejected.has(field);
+  return rejected;
+}
 
-  // type (rule 13: never PRIMARY_ENTRY_POINT in a guild)
+/**
+ * The command's type: on create and bulk the body's (CHAT_INPUT when absent), on edit the
+ * edited command's. Rule 13: never PRIMARY_ENTRY_POINT in a guild.
+ */
+function checkCommandType(
+  out: IssueCollector,
+  body: Record<string, unknown>,
+  ctx: WireContext,
+  given: (field: string) => boolean,
+): number | undefined {
   let type: number | undefined = CommandType.CHAT_INPUT;
-  if (!creating) {
+  if (ctx.mode === "edit") {
     type = ctx.existingType ?? CommandType.CHAT_INPUT;
     // Tolerated on edit (and ignored): still a command type, or the service says so.
     if (given("type")) checkOneOf(out, body["type"], ["type"], COMMAND_TYPES, "a command type");
@@ -129,80 +179,89 @@ export function checkCommand(out: IssueCollector, body: unknown, ctx: WireContex
       "A PRIMARY_ENTRY_POINT command cannot be a guild command: register it globally.",
     );
   }
-  const typeText = type === undefined ? "this" : (TYPE_NAMES[type] ?? String(type));
+  return type;
+}
 
-  if (given("id")) checkSnowflake(out, body["id"], ["id"]);
-
-  // rules 1, 2: names
+/** Rules 1, 2: the name and its localizations; CHAT_INPUT names are the strict kind. */
+function checkCommandName({ out, body, type, creating, given }: CommandCheck): void {
   const style = type === CommandType.CHAT_INPUT ? "chat_input" : "free";
   if (given("name")) checkName(out, body["name"], ["name"], style);
   else if (creating) out.add(["name"], Codes.REQUIRED, "This field is required.");
   checkLocalizations(out, body["name_localizations"], ["name_localizations"], (v, at, locale) =>
     checkName(out, v, at, style, locale),
   );
+}
 
-  // rule 3: descriptions
-  if (type === CommandType.USER || type === CommandType.MESSAGE) {
-    const d = body["description"];
-    if (d !== undefined && d !== "") {
-      if (typeof d !== "string") {
-        const got = out.quote(d, ["description"]);
-        out.add(["description"], Codes.STRING_TYPE, `Must be a string, got ${got}.`);
-      } else {
-        out.add(
-          ["description"],
-          Codes.DESCRIPTION_NOT_ALLOWED,
-          `A ${typeText} command has no description: leave it out or use "".`,
-        );
-      }
-    }
-    const dl = body["description_localizations"];
-    if (dl !== undefined && dl !== null && !(isRecord(dl) && Object.keys(dl).length === 0)) {
+/** Rule 3, USER and MESSAGE: no description (absent or ""), so no localizations of one. */
+function checkNoDescription({ out, body, typeText }: CommandCheck): void {
+  const d = body["description"];
+  if (d !== undefined && d !== "") {
+    if (typeof d !== "string") {
+      const got = out.quote(d, ["description"]);
+      out.add(["description"], Codes.STRING_TYPE, `Must be a string, got ${got}.`);
+    } else {
       out.add(
-        ["description_localizations"],
+        ["description"],
         Codes.DESCRIPTION_NOT_ALLOWED,
-        `A ${typeText} command has no description, so no description_localizations.`,
+        `A ${typeText} command has no description: leave it out or use "".`,
       );
     }
-  } else {
-    const checkDescription = (v: unknown, at: Path, locale?: string) =>
-      checkString(out, v, at, Limits.DESCRIPTION_MIN, Limits.DESCRIPTION_MAX, locale);
-    if (given("description")) checkDescription(body["description"], ["description"]);
-    else if (creating && type !== undefined) {
-      out.add(["description"], Codes.REQUIRED, `A ${typeText} command needs a description.`);
-    }
-    checkLocalizations(
-      out,
-      body["description_localizations"],
+  }
+  const dl = body["description_localizations"];
+  if (dl !== undefined && dl !== null && !(isRecord(dl) && Object.keys(dl).length === 0)) {
+    out.add(
       ["description_localizations"],
-      checkDescription,
+      Codes.DESCRIPTION_NOT_ALLOWED,
+      `A ${typeText} command has no description, so no description_localizations.`,
     );
   }
+}
 
-  // rules 3-10: options only on CHAT_INPUT
-  if (given("options")) {
-    const options = body["options"];
-    if (type === CommandType.CHAT_INPUT) checkOptionArray(out, options, ["options"], "command");
-    else if (type !== undefined && !(Array.isArray(options) && options.length === 0)) {
-      out.add(
-        ["options"],
-        Codes.OPTIONS_NOT_ALLOWED,
-        `Options may only be set on CHAT_INPUT commands, not on ${typeText}.`,
-      );
-    }
+/** Rule 3, the other types: 1-100 characters, required on create and bulk. */
+function checkDescription({ out, body, type, typeText, creating, given }: CommandCheck): void {
+  const checkText = (v: unknown, at: Path, locale?: string) =>
+    checkString(out, v, at, Limits.DESCRIPTION_MIN, Limits.DESCRIPTION_MAX, locale);
+  if (given("description")) checkText(body["description"], ["description"]);
+  else if (creating && type !== undefined) {
+    out.add(["description"], Codes.REQUIRED, `A ${typeText} command needs a description.`);
   }
+  checkLocalizations(
+    out,
+    body["description_localizations"],
+    ["description_localizations"],
+    checkText,
+  );
+}
 
-  // rule 12
+/** Rules 3-10: options only on CHAT_INPUT (an empty list on the others is harmless). */
+function checkCommandOptions({ out, body, type, typeText, given }: CommandCheck): void {
+  if (!given("options")) return;
+  const options = body["options"];
+  if (type === CommandType.CHAT_INPUT) checkOptionArray(out, options, ["options"], "command");
+  else if (type !== undefined && !(Array.isArray(options) && options.length === 0)) {
+    out.add(
+      ["options"],
+      Codes.OPTIONS_NOT_ALLOWED,
+      `Options may only be set on CHAT_INPUT commands, not on ${typeText}.`,
+    );
+  }
+}
+
+/** Rule 12: a permission bit set as a decimal string, or null. */
+function checkMemberPermissions({ out, body, given }: CommandCheck): void {
   const dmp = body["default_member_permissions"];
-  if (given("default_member_permissions") && dmp !== null) {
-    if (typeof dmp !== "string" || !PERMISSION_BITS.test(dmp)) {
-      out.add(
-        ["default_member_permissions"],
-        Codes.PERMISSIONS_INVALID,
-        `Must be a permission bit set as a decimal string (e.g. "32"), or null; got ${out.quote(dmp, ["default_member_permissions"])}.`,
-      );
-    }
+  if (!given("default_member_permissions") || dmp === null) return;
+  if (typeof dmp !== "string" || !PERMISSION_BITS.test(dmp)) {
+    out.add(
+      ["default_member_permissions"],
+      Codes.PERMISSIONS_INVALID,
+      `Must be a permission bit set as a decimal string (e.g. "32"), or null; got ${out.quote(dmp, ["default_member_permissions"])}.`,
+    );
   }
+}
+
+/** The fields the service deprecates: booleans, each with a warning naming its successor. */
+function checkDeprecatedFields({ out, body, given }: CommandCheck): void {
   if (given("dm_permission") && checkBoolean(out, body["dm_permission"], ["dm_permission"])) {
     out.warn(
       ["dm_permission"],
@@ -219,7 +278,13 @@ export function checkCommand(out: IssueCollector, body: unknown, ctx: WireContex
       );
     }
   }
-  if (given("nsfw")) checkBoolean(out, body["nsfw"], ["nsfw"]);
+}
+
+/**
+ * Where the command is installed and used: `integration_types` and `contexts` are lists of
+ * known values, or null; BOT_DM in a guild command's contexts has no effect (a warning).
+ */
+function checkInstallation({ out, body, ctx, given }: CommandCheck): void {
   for (const [field, allowed, what] of [
     ["integration_types", INTEGRATION_TYPES, "an integration type"],
     ["contexts", CONTEXT_TYPES, "an interaction context type"],
@@ -240,20 +305,23 @@ export function checkCommand(out: IssueCollector, body: unknown, ctx: WireContex
       );
     }
   }
+}
 
-  // rule 13: handler only on PRIMARY_ENTRY_POINT
-  if (given("handler")) {
-    if (type !== undefined && type !== CommandType.PRIMARY_ENTRY_POINT) {
-      out.add(
-        ["handler"],
-        Codes.HANDLER_NOT_ALLOWED,
-        `handler is only for PRIMARY_ENTRY_POINT commands, not ${typeText}.`,
-      );
-    } else
-      checkOneOf(out, body["handler"], ["handler"], ENTRY_POINT_HANDLERS, "an entry point handler");
-  }
+/** Rule 13: `handler` only on PRIMARY_ENTRY_POINT, one of the entry point handlers. */
+function checkHandler({ out, body, type, typeText, given }: CommandCheck): void {
+  if (!given("handler")) return;
+  if (type !== undefined && type !== CommandType.PRIMARY_ENTRY_POINT) {
+    out.add(
+      ["handler"],
+      Codes.HANDLER_NOT_ALLOWED,
+      `handler is only for PRIMARY_ENTRY_POINT commands, not ${typeText}.`,
+    );
+  } else
+    checkOneOf(out, body["handler"], ["handler"], ENTRY_POINT_HANDLERS, "an entry point handler");
+}
 
-  // rule 11: size
+/** Rule 11: the command's size. */
+function checkCommandSize(out: IssueCollector, body: Record<string, unknown>): void {
   const size = oversize(body);
   if (size !== undefined) {
     out.add(

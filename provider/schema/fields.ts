@@ -1,166 +1,34 @@
 /**
  * The one description of every field of a command, an option and a choice, beyond its
- * wire type (shapes.ts): where the service accepts it, its canonical value (what "no
- * change" means, defaults included), whether it is compared, what a PATCH sends when the
- * program no longer declares it, in which scope the service keeps it, and how the
+ * wire type (shapes.ts): a table per level, a row per field (what a row says is in
+ * fieldSpec.ts): where the service accepts it, its canonical value (canonicalValues.ts:
+ * what "no change" means, defaults included), whether it is compared, what a PATCH sends
+ * when the program no longer declares it, in which scope the service keeps it, and how the
  * service presents it. Each table must name exactly the keys of its shape (checked by
  * the compiler through `satisfies`), so a field added to the service is added here once
  * and cannot slip out of validation, diff, drift, PATCH or the emulator.
  *
- * Users of these tables: command.ts (acceptance per endpoint), normalize.ts (canonical
- * form, field diff, PATCH body), mapping.ts (SDK keys, child levels), the emulator's
- * store and presenter, and the package schema (provider/package: the descriptions).
+ * Users of these tables: endpointFields.ts (acceptance per endpoint), normalize.ts
+ * (canonical form, field diff, PATCH body), mapping.ts (SDK keys, child levels), the
+ * emulator's store and presenter, and the package schema (provider/package: the
+ * descriptions).
  */
-import type {
-  ChoiceField,
-  CommandField,
-  OptionField,
-  ReturnedCommandField,
-  Scope,
-  WriteMode,
-} from "./shapes";
-import { isRecord } from "./issues";
-import { InteractionContextType } from "./constants";
-
-const BOT_DM: number = InteractionContextType.BOT_DM;
-
-/** A write endpoint: the scope and the kind of write. */
-export type Where = `${Scope}:${WriteMode}`;
-
-type Raw = Record<string, unknown>;
-
-/**
- * How the service presents a field in a returned object:
- * - `always`: every object carries it;
- * - `unlessNeutral`: left out when it holds its neutral value (false, [], null: the
- *   service omits empty and false fields);
- * - `localizations`: the dictionary (when not empty), or on list endpoints without
- *   `with_localizations` the one value for the requester's locale (`<base>_localized`);
- * - `globalOnly`: carried by global commands only (guild commands have no such field).
- */
-export type Presence = "always" | "unlessNeutral" | "localizations" | "globalOnly";
-
-export interface FieldSpec<C = unknown> {
-  /**
-   * What the field means, for people who write programs (the package schema and the
-   * reference generated from it): from the spec's field tables, other fields named by
-   * their SDK (camelCase) names.
-   */
-  readonly description: string;
-  /** For fields the service deprecates: what to use instead (SDKs warn when it is set). */
-  readonly deprecated?: string;
-  /** The canonical value, given the field's raw value and the whole raw object. */
-  readonly canonical: (value: unknown, whole: Raw) => C;
-  /**
-   * `always`; or `whenDeclared` for fields whose default the service fills from the
-   * application's settings, which the provider cannot know: left undeclared, the live
-   * value is the service's to manage, neither compared nor restored.
-   */
-  readonly compared: "always" | "whenDeclared";
-  readonly presence: Presence;
-  /** For `localizations`: the field it localizes. */
-  readonly localizes?: "name" | "description";
-  /** For lists of nested objects: the level of the items. */
-  readonly children?: "option" | "choice";
-}
-
-/**
- * What the real service does with a field in a body where the spec's table leaves it
- * blank, when real clients are known to send it there (evidence: emulator/README.md,
- * "Fields the spec leaves blank"): `kept`, it is accepted and applied; `ignored`, it is
- * accepted and dropped. The provider's checks stay with the spec (`acceptedIn`), so a
- * program never declares a field the service would drop; the emulator accepts it; and the
- * bulk writer carries a `kept` field in the list it builds (`carriedIn`), so that a
- * command the batch does not touch keeps it without a second write.
- */
-export type Tolerance = "kept" | "ignored";
-
-export interface CommandFieldSpec<C = unknown> extends FieldSpec<C> {
-  /** The write endpoints whose body accepts the field (spec: "Body fields per write endpoint"). */
-  readonly acceptedIn: readonly Where[];
-  /** Endpoints outside `acceptedIn` where the service tolerates the field (emulator only). */
-  readonly tolerated?: Readonly<Partial<Record<Where, Tolerance>>>;
-  /**
-   * What a PATCH sends when the program no longer declares the field (the service keeps
-   * any field a PATCH leaves out); `undefined`: never sent in a PATCH (a change of it is
-   * a replacement, or the field is always declared).
-   */
-  readonly reset: unknown;
-  /** The scopes whose commands keep the field (the service drops it elsewhere). */
-  readonly keptIn: readonly Scope[];
-}
-
-// ---- canonical values --------------------------------------------------------------
-
-function text(v: unknown): string {
-  return typeof v === "string" ? v : "";
-}
-
-export function canonicalNumber(v: unknown): number | null {
-  if (typeof v === "number") return v === 0 ? 0 : v; // -0 -> 0
-  if (typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v))) return Number(v);
-  return null;
-}
-
-const flag =
-  (fallback: boolean) =>
-  (v: unknown): boolean =>
-    typeof v === "boolean" ? v : fallback;
-
-/** Localized values: sorted keys, values equal to the default dropped (the service ignores them). */
-function localized(of: "name" | "description") {
-  return (v: unknown, whole: Raw): Record<string, string> => {
-    const out: Record<string, string> = {};
-    if (!isRecord(v)) return out;
-    const defaultValue = text(whole[of]);
-    for (const key of Object.keys(v).sort()) {
-      const value = v[key];
-      if (typeof value === "string" && value !== defaultValue) out[key] = value;
-    }
-    return out;
-  };
-}
-
-/** A set of numbers: sorted, deduplicated. */
-function numberSet(v: unknown): number[] {
-  if (!Array.isArray(v)) return [];
-  const set = new Set<number>();
-  for (const x of v) {
-    const n = canonicalNumber(x);
-    if (n !== null) set.add(n);
-  }
-  return [...set].sort((a, b) => a - b);
-}
-
-/** A set, or null when absent: absent means "the application's defaults", not "none". */
-function numberSetOrNull(v: unknown): number[] | null {
-  return v === undefined || v === null ? null : numberSet(v);
-}
-
-/** Decimal permission bits lose leading zeros ("032" = "32"); null and "0" differ. */
-function permissionBits(v: unknown): string | null {
-  if (typeof v !== "string") return null;
-  return /^\d+$/.test(v) ? BigInt(v).toString() : v;
-}
-
-/** The deprecated dm_permission: follows `contexts` when they are a list (see COMMAND_FIELDS). */
-function dmPermission(v: unknown, whole: Raw): boolean {
-  const contexts = whole["contexts"];
-  if (Array.isArray(contexts)) return contexts.some((c) => canonicalNumber(c) === BOT_DM);
-  return typeof v === "boolean" ? v : true;
-}
-
-function typeOr(fallback: number) {
-  return (v: unknown): number => canonicalNumber(v) ?? fallback;
-}
-
-function choiceValue(v: unknown): string | number {
-  return typeof v === "number" ? (v === 0 ? 0 : v) : text(v);
-}
-
-function listOf<T>(f: (x: Raw) => T) {
-  return (v: unknown): T[] => (Array.isArray(v) ? v.filter(isRecord).map(f) : []);
-}
+import type { ChoiceField, CommandField, OptionField, ReturnedCommandField, Scope } from "./shapes";
+import type { CanonicalOf, CommandFieldSpec, FieldSpec, Where } from "./fieldSpec";
+import { canonicalOf } from "./fieldSpec";
+import {
+  canonicalNumber,
+  choiceValue,
+  dmPermission,
+  flag,
+  listOf,
+  localized,
+  numberSet,
+  numberSetOrNull,
+  permissionBits,
+  text,
+  typeOr,
+} from "./canonicalValues";
 
 // ---- the tables ----------------------------------------------------------------------
 
@@ -510,73 +378,10 @@ export const RETURNED_COMMAND_FIELD_DESCRIPTIONS = {
 
 // ---- derived -------------------------------------------------------------------------
 
-type AnySpec = { readonly canonical: ((v: unknown, whole: Raw) => unknown) | undefined };
-
-/** The canonical form a table describes: one key per field that has a canonical value. */
-export type CanonicalOf<T> = {
-  -readonly [
-    K in keyof T as T[K] extends { canonical: (...args: never[]) => unknown } ? K : never
-  ]: T[K] extends { canonical: (...args: never[]) => infer C } ? C : never;
-};
-
 export type CanonicalCommand = CanonicalOf<typeof COMMAND_FIELDS>;
 export type CanonicalCommandField = keyof CanonicalCommand;
-
-/** The canonical form of a raw object at one level (commands, options or choices). */
-export function canonicalOf(table: Readonly<Record<string, AnySpec>>, raw: Raw): Raw {
-  const out: Raw = {};
-  for (const [key, spec] of Object.entries(table)) {
-    if (spec.canonical !== undefined) out[key] = spec.canonical(raw[key], raw);
-  }
-  return out;
-}
-
-/** The value a field holds when it is not given: what the service omits when presenting. */
-export function neutralValue(
-  spec: AnySpec & { canonical: (v: unknown, w: Raw) => unknown },
-): unknown {
-  return spec.canonical(undefined, {});
-}
 
 /** The fields of the canonical command form, in table order. */
 export const CANONICAL_COMMAND_FIELDS = (Object.keys(COMMAND_FIELDS) as CommandField[]).filter(
   (k): k is CanonicalCommandField => COMMAND_FIELDS[k].canonical !== undefined,
 );
-
-/** Whether the write endpoint `where` accepts `field` in its body (spec: the provider's rule). */
-export function acceptedIn(field: CommandField, where: Where): boolean {
-  const accepted: readonly Where[] = COMMAND_FIELDS[field].acceptedIn;
-  return accepted.includes(where);
-}
-
-/**
- * Whether a body written at `where` should carry `field` to keep the command as it is:
- * accepted by the spec, or kept by the service where the spec leaves the cell blank.
- */
-export function carriedIn(field: CommandField, where: Where): boolean {
-  return acceptedIn(field, where) || toleratedIn(field, where) === "kept";
-}
-
-/** What the real service does with `field` at `where` where the spec leaves it blank. */
-export function toleratedIn(field: CommandField, where: Where): Tolerance | undefined {
-  const spec: Pick<CommandFieldSpec, "acceptedIn" | "tolerated"> = COMMAND_FIELDS[field];
-  return spec.tolerated?.[where];
-}
-
-/**
- * The fields of a body that the service accepts at `where` and then drops: tolerated as
- * `ignored`, or accepted but not kept by commands of that scope (guild commands keep no
- * `contexts`). What the emulator names in its `X-Emulator-Warning` header.
- */
-export function ignoredFields(
-  body: Readonly<Record<string, unknown>>,
-  where: Where,
-): CommandField[] {
-  const scope = where.split(":")[0] as Scope;
-  return (Object.keys(COMMAND_FIELDS) as CommandField[]).filter((field) => {
-    if (body[field] === undefined) return false;
-    if (toleratedIn(field, where) === "ignored") return true;
-    const kept: readonly Scope[] = COMMAND_FIELDS[field].keptIn;
-    return acceptedIn(field, where) && !kept.includes(scope);
-  });
-}

@@ -31,27 +31,12 @@ export type {
   WireOption,
   WriteMode,
 } from "./shapes";
-export {
-  acceptedIn,
-  carriedIn,
-  ignoredFields,
-  toleratedIn,
-  CANONICAL_COMMAND_FIELDS,
-  CHOICE_FIELDS,
-  COMMAND_FIELDS,
-  canonicalNumber,
-  canonicalOf,
-  neutralValue,
-  OPTION_FIELDS,
-} from "./fields";
-export type {
-  CanonicalCommandField,
-  CommandFieldSpec,
-  FieldSpec,
-  Presence,
-  Tolerance,
-  Where,
-} from "./fields";
+export { CANONICAL_COMMAND_FIELDS, CHOICE_FIELDS, COMMAND_FIELDS, OPTION_FIELDS } from "./fields";
+export type { CanonicalCommandField } from "./fields";
+export { canonicalOf, neutralValue } from "./fieldSpec";
+export type { CommandFieldSpec, FieldSpec, Presence, Tolerance, Where } from "./fieldSpec";
+export { canonicalNumber } from "./canonicalValues";
+export { acceptedIn, carriedIn, ignoredFields, toleratedIn } from "./endpointFields";
 export { validateWireCommand, wireCommandSchemaFor } from "./command";
 export type { WireContext } from "./command";
 export { commandSize, oversize } from "./size";

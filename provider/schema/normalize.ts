@@ -21,7 +21,8 @@
  *   of the canonical form (they identify a command, they do not describe it).
  */
 import type { CanonicalCommand, CanonicalCommandField } from "./fields";
-import { CANONICAL_COMMAND_FIELDS, COMMAND_FIELDS, canonicalOf } from "./fields";
+import { CANONICAL_COMMAND_FIELDS, COMMAND_FIELDS } from "./fields";
+import { canonicalOf } from "./fieldSpec";
 import { isRecord } from "./issues";
 import type { WirePermission } from "./permissions";
 

@@ -42,6 +42,9 @@ interface OptionInfo {
   required: boolean;
 }
 
+/** An option as given: an object whose fields are still unchecked. */
+type Option = Record<string, unknown>;
+
 function isPresent(v: unknown): boolean {
   return v !== undefined;
 }
@@ -77,62 +80,112 @@ export function checkOptionArray(
 ): void {
   if (!checkArray(out, v, path, Limits.OPTIONS_MAX)) return;
   const infos: OptionInfo[] = [];
-  let firstKind: "subcommands" | "plain" | undefined;
+  let firstKind: ArrayKind | undefined;
   let seenOptional = false;
   const defaultNames = new Map<string, number>();
   for (let i = 0; i < v.length; i++) {
     const p = [...path, i];
     const info = checkOption(out, v[i], p);
     infos.push(info);
-    const t = info.type;
-    if (t !== undefined) {
-      const isSub = SUBCOMMAND_TYPES.includes(t);
-      if (parent === "group" && t !== OptionType.SUB_COMMAND) {
-        out.add(
-          [...p, "type"],
-          Codes.OPTIONS_TYPE_INVALID,
-          `A subcommand group may only contain subcommands (type 1), not ${typeName(t)}.`,
-        );
-      } else if (parent === "subcommand" && isSub) {
-        out.add(
-          [...p, "type"],
-          Codes.OPTIONS_TYPE_INVALID,
-          `A subcommand may only contain plain options, not ${typeName(t)}: nesting is one level deep.`,
-        );
-      } else if (parent === "command") {
-        const kind = isSub ? "subcommands" : "plain";
-        if (firstKind === undefined) firstKind = kind;
-        else if (kind !== firstKind) {
-          out.add(
-            [...p, "type"],
-            Codes.OPTIONS_TYPE_INVALID,
-            "A command holds either subcommands and groups, or plain options, never both.",
-          );
-        }
-      }
-      if (!isSub) {
-        if (info.required && seenOptional) {
-          out.add(
-            [...p, "required"],
-            Codes.REQUIRED_ORDER,
-            "Required options must be placed before optional options.",
-          );
-        }
-        if (!info.required) seenOptional = true;
-      }
+    if (info.type !== undefined) {
+      firstKind = checkPlacement(out, p, info.type, parent, firstKind);
+      seenOptional = checkRequiredOrder(out, p, info, seenOptional);
     }
-    if (info.name !== undefined) {
-      const first = defaultNames.get(info.name);
-      if (first !== undefined) {
-        out.add(
-          [...p, "name"],
-          Codes.DUPLICATE_NAME,
-          `Option name ${out.quote(info.name, [...p, "name"], [...path, first, "name"])} is already used by ${formatIndex(path, first)}.`,
-        );
-      } else defaultNames.set(info.name, i);
+    if (info.name !== undefined) checkUniqueName(out, path, i, info.name, defaultNames);
+  }
+  checkLocalizedNames(out, path, infos, defaultNames);
+}
+
+/** What a command's options array holds: subcommands and groups, or plain options. */
+type ArrayKind = "subcommands" | "plain";
+
+/**
+ * Rule 6: a group holds subcommands, a subcommand plain options, a command one kind or the
+ * other (the kind of its first option). Returns the command's kind so far.
+ */
+function checkPlacement(
+  out: IssueCollector,
+  p: Path,
+  t: number,
+  parent: OptionsParent,
+  firstKind: ArrayKind | undefined,
+): ArrayKind | undefined {
+  const isSub = SUBCOMMAND_TYPES.includes(t);
+  if (parent === "group" && t !== OptionType.SUB_COMMAND) {
+    out.add(
+      [...p, "type"],
+      Codes.OPTIONS_TYPE_INVALID,
+      `A subcommand group may only contain subcommands (type 1), not ${typeName(t)}.`,
+    );
+  } else if (parent === "subcommand" && isSub) {
+    out.add(
+      [...p, "type"],
+      Codes.OPTIONS_TYPE_INVALID,
+      `A subcommand may only contain plain options, not ${typeName(t)}: nesting is one level deep.`,
+    );
+  } else if (parent === "command") {
+    const kind = isSub ? "subcommands" : "plain";
+    if (firstKind === undefined) return kind;
+    if (kind !== firstKind) {
+      out.add(
+        [...p, "type"],
+        Codes.OPTIONS_TYPE_INVALID,
+        "A command holds either subcommands and groups, or plain options, never both.",
+      );
     }
   }
-  // rule 10: localized names against default names and same-locale names of the array
+  return firstKind;
+}
+
+/** Rule 5: required plain options before optional ones. Returns whether one was optional. */
+function checkRequiredOrder(
+  out: IssueCollector,
+  p: Path,
+  info: OptionInfo,
+  seenOptional: boolean,
+): boolean {
+  if (info.type === undefined || SUBCOMMAND_TYPES.includes(info.type)) return seenOptional;
+  if (info.required && seenOptional) {
+    out.add(
+      [...p, "required"],
+      Codes.REQUIRED_ORDER,
+      "Required options must be placed before optional options.",
+    );
+  }
+  return seenOptional || !info.required;
+}
+
+/** Rule 5: unique names in the array; `defaultNames` records each name's first index. */
+function checkUniqueName(
+  out: IssueCollector,
+  path: Path,
+  i: number,
+  name: string,
+  defaultNames: Map<string, number>,
+): void {
+  const first = defaultNames.get(name);
+  if (first === undefined) {
+    defaultNames.set(name, i);
+    return;
+  }
+  const at = [...path, i, "name"];
+  out.add(
+    at,
+    Codes.DUPLICATE_NAME,
+    `Option name ${out.quote(name, at, [...path, first, "name"])} is already used by ${formatIndex(path, first)}.`,
+  );
+}
+
+/**
+ * Rule 10: localized names against the default names and the same-locale names of the
+ * array (a localized name equal to the option's own default is ignored).
+ */
+function checkLocalizedNames(
+  out: IssueCollector,
+  path: Path,
+  infos: readonly OptionInfo[],
+  defaultNames: ReadonlyMap<string, number>,
+): void {
   const seen = new Map<string, Map<string, number>>();
   for (let i = 0; i < infos.length; i++) {
     const info = infos[i];
@@ -177,6 +230,7 @@ function checkDescription(out: IssueCollector, v: unknown, path: Path, key?: str
   return checkString(out, v, path, Limits.DESCRIPTION_MIN, Limits.DESCRIPTION_MAX, key);
 }
 
+/** One option: its own fields, each rule in turn; what the array's rules need of it. */
 function checkOption(out: IssueCollector, o: unknown, p: Path): OptionInfo {
   const info: OptionInfo = {
     type: undefined,
@@ -193,7 +247,20 @@ function checkOption(out: IssueCollector, o: unknown, p: Path): OptionInfo {
     info.type = o["type"];
   }
   const t = info.type;
+  checkOptionName(out, o, p, info);
+  checkOptionDescription(out, o, p);
+  info.required = checkRequired(out, o, p, t);
+  const hasChoices = checkChoices(out, o, p, t);
+  checkAutocomplete(out, o, p, t, hasChoices);
+  checkNestedOptions(out, o, p, t);
+  checkChannelTypes(out, o, p, t);
+  checkValueRange(out, o, p, t);
+  checkLengthRange(out, o, p, t);
+  return info;
+}
 
+/** The option's name and its localizations, by the rules of CHAT_INPUT names; kept in `info`. */
+function checkOptionName(out: IssueCollector, o: Option, p: Path, info: OptionInfo): void {
   if (o["name"] === undefined) out.add([...p, "name"], Codes.REQUIRED, "This field is required.");
   else if (checkName(out, o["name"], [...p, "name"], "chat_input")) info.name = o["name"] as string;
   info.nameLocalizations = checkLocalizations(
@@ -202,7 +269,10 @@ function checkOption(out: IssueCollector, o: unknown, p: Path): OptionInfo {
     [...p, "name_localizations"],
     (value, at, locale) => checkName(out, value, at, "chat_input", locale),
   );
+}
 
+/** The option's description (required, 1-100) and its localizations. */
+function checkOptionDescription(out: IssueCollector, o: Option, p: Path): void {
   if (o["description"] === undefined) {
     out.add([...p, "description"], Codes.REQUIRED, "This field is required.");
   } else checkDescription(out, o["description"], [...p, "description"]);
@@ -212,75 +282,90 @@ function checkOption(out: IssueCollector, o: unknown, p: Path): OptionInfo {
     [...p, "description_localizations"],
     (value, at, locale) => checkDescription(out, value, at, locale),
   );
+}
 
-  const isSub = t !== undefined && SUBCOMMAND_TYPES.includes(t);
-  // rule 5: required is not allowed on SUB_COMMAND and SUB_COMMAND_GROUP (false is harmless)
-  if (isPresent(o["required"]) && checkBoolean(out, o["required"], [...p, "required"])) {
-    if (o["required"] && isSub) notAllowed(out, [...p, "required"], "required", t);
-    else info.required = o["required"];
+/**
+ * Rule 5: `required` is a boolean, not allowed (true) on SUB_COMMAND and
+ * SUB_COMMAND_GROUP (false is harmless). Returns whether the option is required.
+ */
+function checkRequired(out: IssueCollector, o: Option, p: Path, t: number | undefined): boolean {
+  const required = o["required"];
+  if (!isPresent(required) || !checkBoolean(out, required, [...p, "required"])) return false;
+  if (required && t !== undefined && SUBCOMMAND_TYPES.includes(t)) {
+    notAllowed(out, [...p, "required"], "required", t);
+    return false;
   }
+  return required;
+}
 
-  // rule 7: choices only on STRING, INTEGER, NUMBER; autocomplete likewise, never with choices
+/** Rule 7: choices only on STRING, INTEGER and NUMBER. Returns whether there are any. */
+function checkChoices(out: IssueCollector, o: Option, p: Path, t: number | undefined): boolean {
   const choices = o["choices"];
-  let hasChoices = false;
-  if (isPresent(choices)) {
-    if (t !== undefined && !CHOICE_TYPES.includes(t)) {
-      if (isNonEmptyOrNotArray(choices)) notAllowed(out, [...p, "choices"], "choices", t);
-    } else if (checkArray(out, choices, [...p, "choices"], Limits.CHOICES_MAX)) {
-      hasChoices = choices.length > 0;
-      for (let j = 0; j < choices.length; j++) {
-        checkChoice(out, choices[j], [...p, "choices", j], t);
-      }
-    }
+  if (!isPresent(choices)) return false;
+  if (t !== undefined && !CHOICE_TYPES.includes(t)) {
+    if (isNonEmptyOrNotArray(choices)) notAllowed(out, [...p, "choices"], "choices", t);
+    return false;
   }
+  if (!checkArray(out, choices, [...p, "choices"], Limits.CHOICES_MAX)) return false;
+  for (let j = 0; j < choices.length; j++) checkChoice(out, choices[j], [...p, "choices", j], t);
+  return choices.length > 0;
+}
+
+/** Rule 7: autocomplete likewise only on STRING, INTEGER and NUMBER, never with choices. */
+function checkAutocomplete(
+  out: IssueCollector,
+  o: Option,
+  p: Path,
+  t: number | undefined,
+  hasChoices: boolean,
+): void {
   const autocomplete = o["autocomplete"];
-  if (isPresent(autocomplete) && checkBoolean(out, autocomplete, [...p, "autocomplete"])) {
-    if (autocomplete && t !== undefined && !CHOICE_TYPES.includes(t)) {
-      notAllowed(out, [...p, "autocomplete"], "autocomplete", t);
-    } else if (autocomplete && hasChoices) {
-      out.add(
-        [...p, "autocomplete"],
-        Codes.AUTOCOMPLETE_WITH_CHOICES,
-        "autocomplete may not be true when choices are present.",
-      );
-    }
+  if (!isPresent(autocomplete) || !checkBoolean(out, autocomplete, [...p, "autocomplete"])) return;
+  if (autocomplete && t !== undefined && !CHOICE_TYPES.includes(t)) {
+    notAllowed(out, [...p, "autocomplete"], "autocomplete", t);
+  } else if (autocomplete && hasChoices) {
+    out.add(
+      [...p, "autocomplete"],
+      Codes.AUTOCOMPLETE_WITH_CHOICES,
+      "autocomplete may not be true when choices are present.",
+    );
   }
+}
 
-  // rule 6: nested options only in subcommands and groups
+/** Rule 6: nested options only in subcommands and groups. */
+function checkNestedOptions(out: IssueCollector, o: Option, p: Path, t: number | undefined): void {
   const nested = o["options"];
-  if (isPresent(nested)) {
-    if (t === OptionType.SUB_COMMAND)
-      checkOptionArray(out, nested, [...p, "options"], "subcommand");
-    else if (t === OptionType.SUB_COMMAND_GROUP) {
-      checkOptionArray(out, nested, [...p, "options"], "group");
-    } else if (t !== undefined && isNonEmptyOrNotArray(nested)) {
-      out.add(
-        [...p, "options"],
-        Codes.OPTIONS_NOT_ALLOWED,
-        `A ${typeName(t)} option cannot hold options: only subcommands and groups can.`,
-      );
-    }
+  if (!isPresent(nested)) return;
+  if (t === OptionType.SUB_COMMAND) checkOptionArray(out, nested, [...p, "options"], "subcommand");
+  else if (t === OptionType.SUB_COMMAND_GROUP) {
+    checkOptionArray(out, nested, [...p, "options"], "group");
+  } else if (t !== undefined && isNonEmptyOrNotArray(nested)) {
+    out.add(
+      [...p, "options"],
+      Codes.OPTIONS_NOT_ALLOWED,
+      `A ${typeName(t)} option cannot hold options: only subcommands and groups can.`,
+    );
   }
+}
 
-  // rule 9: channel_types only on CHANNEL
+/** Rule 9: channel_types only on CHANNEL, each a channel type. */
+function checkChannelTypes(out: IssueCollector, o: Option, p: Path, t: number | undefined): void {
   const channelTypes = o["channel_types"];
-  if (isPresent(channelTypes)) {
-    if (t !== undefined && t !== OptionType.CHANNEL) {
-      notAllowed(out, [...p, "channel_types"], "channel_types", t);
-    } else if (checkArray(out, channelTypes, [...p, "channel_types"], CHANNEL_TYPES.length)) {
-      for (let j = 0; j < channelTypes.length; j++) {
-        checkOneOf(
-          out,
-          channelTypes[j],
-          [...p, "channel_types", j],
-          CHANNEL_TYPES,
-          "a channel type",
-        );
-      }
+  if (!isPresent(channelTypes)) return;
+  if (t !== undefined && t !== OptionType.CHANNEL) {
+    notAllowed(out, [...p, "channel_types"], "channel_types", t);
+  } else if (checkArray(out, channelTypes, [...p, "channel_types"], CHANNEL_TYPES.length)) {
+    for (let j = 0; j < channelTypes.length; j++) {
+      checkOneOf(out, channelTypes[j], [...p, "channel_types", j], CHANNEL_TYPES, "a channel type");
     }
   }
+}
 
-  // rule 8: min_value/max_value on INTEGER (integers) and NUMBER; min_length/max_length on STRING
+/**
+ * Rule 8: min_value/max_value on INTEGER (integers) and NUMBER;
+ * the minimum not above the maximum.
+ */
+function checkValueRange(out: IssueCollector, o: Option, p: Path, t: number | undefined): void {
   let min: number | undefined;
   let max: number | undefined;
   for (const field of ["min_value", "max_value"] as const) {
@@ -299,6 +384,13 @@ function checkOption(out: IssueCollector, o: unknown, p: Path): OptionInfo {
       `min_value (${out.quote(min, [...p, "min_value"])}) must not be greater than max_value (${out.quote(max, [...p, "max_value"])}).`,
     );
   }
+}
+
+/**
+ * Rule 8: min_length/max_length on STRING, within their limits; the minimum not above the
+ * maximum.
+ */
+function checkLengthRange(out: IssueCollector, o: Option, p: Path, t: number | undefined): void {
   let minLength: number | undefined;
   let maxLength: number | undefined;
   for (const field of ["min_length", "max_length"] as const) {
@@ -321,7 +413,6 @@ function checkOption(out: IssueCollector, o: unknown, p: Path): OptionInfo {
       `min_length (${out.quote(minLength, [...p, "min_length"])}) must not be greater than max_length (${out.quote(maxLength, [...p, "max_length"])}).`,
     );
   }
-  return info;
 }
 
 /** rule 8: an INTEGER value is an integer in ±(2^53-1), a NUMBER value a double in ±2^53. */

@@ -1,5 +1,5 @@
 /**
- * The source's shape (GUIDE.md): a function does one thing (80 lines of its own at most), a
+ * The source's shape (CONTRIBUTING.md, Map): a function does one thing (80 lines of its own at most), a
  * file holds one idea (500 lines at most), and no module imports itself through others
  * (type-only imports included). Measured with the project's TypeScript compiler over
  * provider/, sdk/, cli/, emulator/, scripts/ and index.ts; how lines are counted is
@@ -17,29 +17,10 @@ import {
   parse,
   type Limits,
   type Measures,
-  type Ratchet,
   violations,
 } from "./structure";
 
 const LIMITS: Limits = { functionLines: 80, fileLines: 500 };
-
-/**
- * The ratchet list: offenders that other branches of issue 44 are splitting, each at the
- * size it had when this check came in. A listed offender fails the test when it grows, and
- * when it no longer offends while still listed, so the list only shrinks; it is emptied
- * once those branches are merged. Nothing is added to it.
- */
-const RATCHET: Ratchet = {
-  functions: {
-    "provider/schema/command.ts: checkCommand": 153,
-    "provider/schema/option.ts: checkOptionArray": 95,
-    "provider/schema/option.ts: checkOption": 132,
-  },
-  files: {
-    "provider/schema/fields.ts": 582,
-  },
-  circles: [],
-};
 
 describe("the source's structure", () => {
   const measures = measure();
@@ -52,7 +33,7 @@ describe("the source's structure", () => {
   });
 
   it(`has no function over ${LIMITS.functionLines} lines of its own, no file over ${LIMITS.fileLines} lines and no import circle`, () => {
-    expect(violations(measures, LIMITS, RATCHET)).toEqual([]);
+    expect(violations(measures, LIMITS)).toEqual([]);
   });
 });
 
@@ -167,7 +148,6 @@ describe("what the structure rules report", () => {
     ownLines,
     marker: undefined,
   });
-  const none: Ratchet = { functions: {}, files: {}, circles: [] };
   const measures = (over: Partial<Measures>): Measures => ({
     files: [],
     functions: [],
@@ -177,7 +157,7 @@ describe("what the structure rules report", () => {
 
   it("names the file, the function, its size and the limit of a function too long", () => {
     const m = measures({ functions: [fn("p/a.ts", "f", 81), fn("p/a.ts", "g", 80)] });
-    expect(violations(m, LIMITS, none)).toEqual([
+    expect(violations(m, LIMITS)).toEqual([
       "p/a.ts:3 function f has 81 lines of its own, over the limit of 80: split it along what it does",
     ]);
   });
@@ -191,7 +171,7 @@ describe("what the structure rules report", () => {
         { file: "p/d.ts", lines: 500, marker: undefined },
       ],
     });
-    expect(violations(m, LIMITS, none)).toEqual([
+    expect(violations(m, LIMITS)).toEqual([
       "p/a.ts has 501 lines, over the limit of 500: split it along its ideas (or mark a generated file or data table as such at its top)",
     ]);
   });
@@ -203,55 +183,12 @@ describe("what the structure rules report", () => {
         { ...fn("p/g.ts", "generated", 90), marker: "generated" },
       ],
     });
-    expect(violations(m, LIMITS, none)).toHaveLength(1);
-    expect(violations(m, LIMITS, none)[0]).toContain("p/t.ts:3 function table has 90 lines");
+    expect(violations(m, LIMITS)).toHaveLength(1);
+    expect(violations(m, LIMITS)[0]).toContain("p/t.ts:3 function table has 90 lines");
   });
 
   it("names every module of a circle", () => {
     const m = measures({ circles: [["p/a.ts", "p/b.ts"]] });
-    expect(violations(m, LIMITS, none)).toEqual(["import circle: p/a.ts <-> p/b.ts"]);
-  });
-
-  it("lets a listed offender stay at its size, and fails when it grows", () => {
-    const ratchet: Ratchet = {
-      functions: { "p/a.ts: f": 100 },
-      files: { "p/a.ts": 600 },
-      circles: [["p/b.ts", "p/a.ts"]],
-    };
-    const same = measures({
-      functions: [fn("p/a.ts", "f", 100)],
-      files: [{ file: "p/a.ts", lines: 600, marker: undefined }],
-      circles: [["p/a.ts", "p/b.ts"]],
-    });
-    expect(violations(same, LIMITS, ratchet)).toEqual([]);
-    const grown = measures({
-      functions: [fn("p/a.ts", "f", 101)],
-      files: [{ file: "p/a.ts", lines: 601, marker: undefined }],
-      circles: [["p/a.ts", "p/b.ts", "p/c.ts"]],
-    });
-    expect(violations(grown, LIMITS, ratchet)).toEqual([
-      "p/a.ts:3 function f grew to 101 lines of its own (listed at 100; the limit is 80)",
-      "p/a.ts grew to 601 lines (listed at 600; the limit is 500)",
-      "import circle: p/a.ts <-> p/b.ts <-> p/c.ts",
-      "import circle p/a.ts <-> p/b.ts is gone: remove it from the ratchet list",
-    ]);
-  });
-
-  it("fails while a listed offender that no longer offends is still listed", () => {
-    const ratchet: Ratchet = {
-      functions: { "p/a.ts: f": 100, "p/a.ts: gone": 90 },
-      files: { "p/a.ts": 600, "p/gone.ts": 700 },
-      circles: [],
-    };
-    const fixed = measures({
-      functions: [fn("p/a.ts", "f", 80)],
-      files: [{ file: "p/a.ts", lines: 500, marker: undefined }],
-    });
-    expect(violations(fixed, LIMITS, ratchet)).toEqual([
-      "p/a.ts:3 function f has 80 lines of its own, within the limit of 80: remove it from the ratchet list",
-      "p/a.ts: gone: no such function any more: remove it from the ratchet list",
-      "p/a.ts has 500 lines, within the limit of 500: remove it from the ratchet list",
-      "p/gone.ts: no such file any more: remove it from the ratchet list",
-    ]);
+    expect(violations(m, LIMITS)).toEqual(["import circle: p/a.ts <-> p/b.ts"]);
   });
 });

@@ -353,85 +353,27 @@ export interface Limits {
 }
 
 /**
- * Offenders allowed for now, each at the size it had when listed: a function by
- * `file: name`, a file by its path, a circle by its sorted modules.
- */
-export interface Ratchet {
-  readonly functions: Readonly<Record<string, number>>;
-  readonly files: Readonly<Record<string, number>>;
-  readonly circles: readonly (readonly string[])[];
-}
-
-/**
  * What breaks the rules, one sentence each naming the file, the function, its size and the
  * limit; empty when nothing does. A generated file is judged on nothing but circles, a data
- * table is exempt from the file limit. A listed offender breaks the rules when it grows,
- * and when it no longer offends (or no longer exists) while still listed, so the list only
- * shrinks.
+ * table is exempt from the file limit. There is no list of tolerated offenders: the last
+ * ones were split (issue 44), and a new one fails at once.
  */
-export function violations(measures: Measures, limits: Limits, ratchet: Ratchet): string[] {
+export function violations(measures: Measures, limits: Limits): string[] {
   const out: string[] = [];
-  const seenFunctions = new Set<string>();
   for (const f of measures.functions) {
-    if (f.marker === "generated") continue;
-    const key = `${f.file}: ${f.name}`;
-    const listed = ratchet.functions[key];
-    if (listed !== undefined) seenFunctions.add(key);
-    if (f.ownLines > limits.functionLines) {
-      if (listed === undefined) {
-        out.push(
-          `${f.file}:${f.line} function ${f.name} has ${f.ownLines} lines of its own, over the limit of ${limits.functionLines}: split it along what it does`,
-        );
-      } else if (f.ownLines > listed) {
-        out.push(
-          `${f.file}:${f.line} function ${f.name} grew to ${f.ownLines} lines of its own (listed at ${listed}; the limit is ${limits.functionLines})`,
-        );
-      }
-    } else if (listed !== undefined) {
-      out.push(
-        `${f.file}:${f.line} function ${f.name} has ${f.ownLines} lines of its own, within the limit of ${limits.functionLines}: remove it from the ratchet list`,
-      );
-    }
+    if (f.marker === "generated" || f.ownLines <= limits.functionLines) continue;
+    out.push(
+      `${f.file}:${f.line} function ${f.name} has ${f.ownLines} lines of its own, over the limit of ${limits.functionLines}: split it along what it does`,
+    );
   }
-  for (const key of Object.keys(ratchet.functions)) {
-    if (!seenFunctions.has(key)) {
-      out.push(`${key}: no such function any more: remove it from the ratchet list`);
-    }
-  }
-  const seenFiles = new Set<string>();
   for (const f of measures.files) {
-    if (f.marker !== undefined) continue;
-    const listed = ratchet.files[f.file];
-    if (listed !== undefined) seenFiles.add(f.file);
-    if (f.lines > limits.fileLines) {
-      if (listed === undefined) {
-        out.push(
-          `${f.file} has ${f.lines} lines, over the limit of ${limits.fileLines}: split it along its ideas (or mark a generated file or data table as such at its top)`,
-        );
-      } else if (f.lines > listed) {
-        out.push(
-          `${f.file} grew to ${f.lines} lines (listed at ${listed}; the limit is ${limits.fileLines})`,
-        );
-      }
-    } else if (listed !== undefined) {
-      out.push(
-        `${f.file} has ${f.lines} lines, within the limit of ${limits.fileLines}: remove it from the ratchet list`,
-      );
-    }
+    if (f.marker !== undefined || f.lines <= limits.fileLines) continue;
+    out.push(
+      `${f.file} has ${f.lines} lines, over the limit of ${limits.fileLines}: split it along its ideas (or mark a generated file or data table as such at its top)`,
+    );
   }
-  for (const file of Object.keys(ratchet.files)) {
-    if (!seenFiles.has(file))
-      out.push(`${file}: no such file any more: remove it from the ratchet list`);
-  }
-  const key = (circle: readonly string[]): string => [...circle].sort().join(" <-> ");
-  const found = new Set(measures.circles.map(key));
-  const listed = new Set(ratchet.circles.map(key));
   for (const circle of measures.circles) {
-    if (!listed.has(key(circle))) out.push(`import circle: ${key(circle)}`);
-  }
-  for (const circle of listed) {
-    if (!found.has(circle))
-      out.push(`import circle ${circle} is gone: remove it from the ratchet list`);
+    out.push(`import circle: ${[...circle].sort().join(" <-> ")}`);
   }
   return out;
 }
