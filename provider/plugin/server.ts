@@ -195,8 +195,6 @@ export function providerService(rt: ProviderRuntime): Partial<provrpc.IResourceP
       rt.configure(pluginStackConfig(bag(req.getArgs()), variables));
       await rt.checkCliVersion();
       const res = new provproto.ConfigureResponse();
-      // Secrets arrive unwrapped; outputs the schema marks secret are kept secret by the
-      // engine and the generated SDKs (additionalSecretOutputs).
       // Secrets accepted (the engine requires it of a plugin that constructs components):
       // they arrive marked and are unwrapped (bag); what came in secret, and the outputs the
       // schema marks secret, go back marked (withSecrets).
