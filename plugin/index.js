@@ -1,5 +1,7 @@
-// The resource plugin's entry (PulumiPlugin.yaml): the package's built provider, served
-// over Pulumi's provider protocol. `npm run build` (run by `npm run setup`) builds dist/.
+// The resource plugin's entry, which the launcher pulumi-resource-discord-commands requires
+// (and the Node.js language host runs, as package.json's main, where the engine goes
+// through PulumiPlugin.yaml): the package's built provider, served over Pulumi's provider
+// protocol. `npm run build` (run by `npm run setup`) builds dist/.
 "use strict";
 // Node's on-disk compile cache (module.enableCompileCache, Node >= 22.8), before anything
 // loads: the engine starts this process for every deployment, and it compiles the same

@@ -118,8 +118,9 @@ function argsFromJSON(resource: string, name: string, body: unknown, scope: Scop
 }
 
 /**
- * Every resource of this package: constructed without Pulumi's per-promise debug stacks
- * (debugStacks.ts), the one place that says so.
+ * Every resource of this package: refused while a credential is plain-text stack config
+ * (credentials.ts), and constructed without Pulumi's per-promise debug stacks
+ * (debugStacks.ts); the one place that says so.
  */
 abstract class PackageResource extends pulumi.CustomResource {
   protected constructor(
@@ -128,6 +129,7 @@ abstract class PackageResource extends pulumi.CustomResource {
     props: pulumi.Inputs,
     opts: pulumi.CustomResourceOptions | undefined,
   ) {
+    refusePlaintextCredentials();
     const restore = suspendPromiseStacks();
     try {
       super(typeToken(type), name, props, opts);
@@ -166,7 +168,6 @@ abstract class CommandResource extends PackageResource {
     guildId: pulumi.Input<string> | undefined,
     opts: pulumi.CustomResourceOptions | undefined,
   ) {
-    refusePlaintextCredentials();
     const applicationId =
       (args["applicationId"] as pulumi.Input<string> | undefined) ?? DEFAULT_APPLICATION_ID();
     const props: pulumi.Inputs = {
@@ -260,7 +261,6 @@ export class GuildCommandPermissions extends PackageResource {
     args: GuildCommandPermissionsArgs,
     opts?: pulumi.CustomResourceOptions,
   ) {
-    refusePlaintextCredentials();
     const { authorization, ...rest } = args;
     const props: pulumi.Inputs = {
       ...rest,
@@ -317,7 +317,6 @@ export class ScopeCommands extends PackageResource {
     setProblems?: pulumi.Input<readonly string[]>,
     setSecretPaths?: pulumi.Input<Path[]>,
   ) {
-    refusePlaintextCredentials();
     const applicationId = args.applicationId ?? DEFAULT_APPLICATION_ID();
     const problems = pulumi
       .output(setProblems ?? [])
@@ -390,7 +389,6 @@ export class UserAuthorization extends PackageResource {
   declare readonly expiresAt: pulumi.Output<number | null>;
 
   constructor(name: string, opts?: pulumi.CustomResourceOptions) {
-    refusePlaintextCredentials();
     super(
       "UserAuthorization",
       name,

@@ -2,8 +2,10 @@
  * The provider's settings: stack config (or the plugin's provider configuration) first,
  * then environment variables. Read in `configure` into the provider runtime (runtime.ts).
  *
- * Credentials read here live only in the runtime's memory: never in a resource's inputs
- * or outputs, never in the serialized provider, never in an error or log line.
+ * Credentials read here are never in the serialized provider, an error or a log line.
+ * Where they reach the state they are secret at their own path: the stack config that
+ * dynamic providers are handed, an explicit plugin provider's inputs (marked by
+ * plugin/secrets.ts), `UserAuthorization`'s token outputs (additionalSecretOutputs).
  */
 import type { ClientConfig } from "../client";
 import { ConfigurationError } from "../client";

@@ -111,7 +111,6 @@ describe("malformed requests get the service's error shape", () => {
 // ---- fuzz ------------------------------------------------------------------------------
 
 test("fuzz: 2500 random and mutated requests leave the server up and the state intact", async () => {
-  const started = Date.now();
   // A sentinel in another application that the fuzz cannot authenticate for.
   const sentinel = await api.post(`/applications/${OTHER_APP.id}/commands`, slash("sentinel"), {
     auth: `Bot ${OTHER_APP.botToken}`,
@@ -246,12 +245,13 @@ test("fuzz: 2500 random and mutated requests leave the server up and the state i
       throw new Error(`${method} ${path} failed: ${String(err)}`, { cause: err });
     }
   };
+  // Bounded by count, not time: a loaded machine runs the same requests, only slower.
   const workers = Array.from({ length: CONCURRENCY }, async () => {
-    while (sent < TOTAL && Date.now() - started < 40_000) await one();
+    while (sent < TOTAL) await one();
   });
   await Promise.all(workers);
 
-  expect(answered).toBeGreaterThanOrEqual(2000);
+  expect(answered).toBe(TOTAL);
   const ok = [...statuses].filter(([s]) => s < 300).reduce((n, [, c]) => n + c, 0);
   expect(ok).toBeGreaterThan(50);
   expect(statuses.get(500) ?? 0).toBe(0);
@@ -287,4 +287,4 @@ test("fuzz: 2500 random and mutated requests leave the server up and the state i
   expect(Object.prototype).not.toHaveProperty("admin");
   const list = await api.get(`${app}/commands`);
   expect(list.status).toBe(200);
-}, 60_000);
+}, 180_000);

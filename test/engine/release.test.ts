@@ -9,7 +9,6 @@
  * refused and changes nothing; a bad archive on the server, a damaged installation, an
  * archive installed under another version each give one clear line.
  */
-import { execFile } from "node:child_process";
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -22,6 +21,14 @@ import { requireRegistryTools } from "../../scripts/registryTools";
 import { pluginChecksumsName } from "../../scripts/releaseTargets";
 import { findPython } from "../../scripts/pythonVenv";
 import { PROJECT_ROOT, requireToolchain } from "../../scripts/toolchain";
+import type { Run } from "../helpers/commandRuns";
+import {
+  exec,
+  ok,
+  PACKAGE_VERSION as VERSION,
+  projectScriptArgs,
+  scratchRoot,
+} from "../helpers/commandRuns";
 import { configurePluginStack } from "./lifecycle.helpers";
 import type { RunningServer } from "./releaseRegistries.helpers";
 import {
@@ -35,11 +42,6 @@ import {
 
 jest.setTimeout(600_000);
 
-const VERSION = (
-  JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8")) as {
-    version: string;
-  }
-).version;
 const GO_MODULE = "github.com/pulumi-discord-commands/pulumi-discord-commands/sdks/go";
 
 /** Everything of this test lives here: outside the checkout, removed at the end. */
@@ -51,29 +53,6 @@ let files: RunningServer & { hits: string[] };
 let emu: RunningEmulator;
 let releaseArgs: string[];
 let releaseEnv: NodeJS.ProcessEnv;
-
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function exec(cmd: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv) {
-  return new Promise<Run>((resolve) => {
-    execFile(cmd, [...args], { cwd, env, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
-      const code = err === null ? 0 : typeof err.code === "number" ? err.code : 1;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-async function ok(cmd: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv) {
-  const res = await exec(cmd, args, cwd, env);
-  if (res.code !== 0) {
-    throw new Error(`${cmd} ${args.join(" ")} exited ${res.code}\n${res.stdout}\n${res.stderr}`);
-  }
-  return res;
-}
 
 /**
  * A user's environment: Node.js (a folder holding only a `node` link), the Pulumi CLI
@@ -139,20 +118,12 @@ async function deploysAndDestroys(
 }
 
 function release(args: readonly string[] = releaseArgs): Promise<Run> {
-  const tsNode = path.join(PROJECT_ROOT, "node_modules", "ts-node", "dist", "bin.js");
-  const script = path.join(PROJECT_ROOT, "scripts", "release.ts");
-  return exec(
-    process.execPath,
-    [tsNode, "--transpile-only", script, ...args],
-    PROJECT_ROOT,
-    releaseEnv,
-  );
+  return exec(process.execPath, projectScriptArgs("release.ts", args), PROJECT_ROOT, releaseEnv);
 }
 
 beforeAll(async () => {
   const tools = requireRegistryTools();
-  root = fs.mkdtempSync(path.join(os.tmpdir(), "discord-release-"));
-  expect(path.relative(PROJECT_ROOT, root).startsWith("..")).toBe(true);
+  root = scratchRoot("discord-release-");
   // The site: a checkout of the branch a web server serves (CI: GitHub Pages), whose
   // remote is a bare repository here; `--push` commits the release's files and pushes.
   site = path.join(root, "site");

@@ -7,9 +7,7 @@
  * wheel, and `pulumi package add` of the installed plugin. Installing each SDK from its
  * registry, and the engine fetching the plugin by itself, is test/engine/release.test.ts.
  */
-import { execFile } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
 import { startEmulator } from "../../emulator";
@@ -20,6 +18,7 @@ import { PLUGIN_DOWNLOAD_URL, SDK_NAMES } from "../../provider/package/schema";
 
 const PYTHON = path.join(PYTHON_VENV, "bin", "python");
 import { configurePluginStack } from "../engine/lifecycle.helpers";
+import { exec, ok, PACKAGE_VERSION, projectScriptArgs, scratchRoot } from "../helpers/commandRuns";
 
 jest.setTimeout(600_000);
 
@@ -31,30 +30,6 @@ let root: string;
 let home: string;
 let artifacts: Built;
 let emu: RunningEmulator;
-
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Runs a command to its end; never throws on a non-zero exit. */
-function exec(cmd: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv) {
-  return new Promise<Run>((resolve) => {
-    execFile(cmd, [...args], { cwd, env, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
-      const code = err === null ? 0 : typeof err.code === "number" ? err.code : 1;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-async function ok(cmd: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv) {
-  const res = await exec(cmd, args, cwd, env);
-  if (res.code !== 0) {
-    throw new Error(`${cmd} ${args.join(" ")} exited ${res.code}\n${res.stdout}\n${res.stderr}`);
-  }
-  return res;
-}
 
 /**
  * A program folder in its own scratch root (its own file backend) under `root`, run with
@@ -125,21 +100,11 @@ async function packageWithoutPythonOrPulumi(out: string): Promise<Built> {
       .find((file) => fs.existsSync(file)) ?? name;
   fs.symlinkSync(process.execPath, path.join(bin, "node"));
   fs.symlinkSync(which("npm"), path.join(bin, "npm"));
-  const tsNode = path.join(PROJECT_ROOT, "node_modules", "ts-node", "dist", "bin.js");
-  const args = [tsNode, "--transpile-only", path.join(PROJECT_ROOT, "scripts", "package.ts")];
+  const args = projectScriptArgs("package.ts", ["--out", out, "--plugin-server", PLUGIN_SERVER]);
   const env = { HOME: process.env["HOME"] ?? root, PATH: bin };
-  const res = await ok(
-    process.execPath,
-    [...args, "--out", out, "--plugin-server", PLUGIN_SERVER],
-    PROJECT_ROOT,
-    env,
-  );
+  const res = await ok(process.execPath, args, PROJECT_ROOT, env);
   console.log(res.stdout);
-  const version = (
-    JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8")) as {
-      version: string;
-    }
-  ).version;
+  const version = PACKAGE_VERSION;
   const goModule = SDK_NAMES.goModule;
   return {
     version,
@@ -159,10 +124,7 @@ async function packageWithoutPythonOrPulumi(out: string): Promise<Built> {
 
 beforeAll(async () => {
   const tc = requireToolchain();
-  // os.tmpdir(), not the repository's .work/: nothing above a program or the installed
-  // plugin may hold this checkout's node_modules.
-  root = fs.mkdtempSync(path.join(os.tmpdir(), "discord-artifacts-"));
-  expect(path.relative(PROJECT_ROOT, root).startsWith("..")).toBe(true);
+  root = scratchRoot("discord-artifacts-");
   home = path.join(root, "pulumi-home");
   fs.mkdirSync(home);
   setAutomaticLogs(home, false);

@@ -21,16 +21,18 @@ import * as path from "node:path";
 import { setTimeout as realSleep } from "node:timers/promises";
 import type { FaultRuleInput, RunningEmulator } from "../../emulator";
 import type { Clock } from "../../provider/resources/clock";
-import { commandKey, scopeCommandsProvider } from "../../provider/resources/scopeCommandsLifecycle";
 import type { TimingLine } from "../../provider/resources/timingLog";
 import { Api, rec, str } from "../emulator/helpers";
-import type { Bag } from "./helpers";
+import type { Bag, ScopeCommandsProvider } from "./helpers";
 import {
-  configureAll,
   guildInputs,
   guildProvider,
+  guildSetInputs,
+  liveGuildCommands,
+  nextDeployment,
   requests,
   runtime,
+  setCommands,
   setup,
   slashArgs,
   teardown,
@@ -59,6 +61,12 @@ interface Sleeps {
   free: number[];
 }
 
+/** What `deployment` gives: the clock's record and the `ScopeCommands` provider. */
+interface Deployment {
+  readonly sleeps: Sleeps;
+  readonly sets: ScopeCommandsProvider;
+}
+
 /**
  * A new deployment whose clock records its sleeps (and runs `beforeSleep` first), and whose
  * scope locks mark their holders.
@@ -67,7 +75,7 @@ async function deployment(
   overrides: Record<string, string>,
   beforeSleep: () => Promise<void> = async () => undefined,
   env: Record<string, string> = {},
-): Promise<Sleeps> {
+): Promise<Deployment> {
   const holder = new AsyncLocalStorage<true>();
   const sleeps: Sleeps = { holding: [], free: [] };
   const clock: Clock = {
@@ -78,28 +86,23 @@ async function deployment(
       await realSleep(ms);
     },
   };
-  await configureAll(emu, overrides, { clock, env });
+  const sets = await nextDeployment(emu, overrides, { clock, env });
   const locks = runtime.scopeLocks;
   const exclusive = locks.exclusive.bind(locks);
   const shared = locks.shared.bind(locks);
   locks.exclusive = (a, g, fn) => exclusive(a, g, () => holder.run(true, fn));
   locks.shared = (a, g, fn) => shared(a, g, () => holder.run(true, fn));
-  return sleeps;
+  return { sleeps, sets };
 }
 
 function liveNames(): string[] {
-  return emu.control
-    .commands()
-    .filter((c) => c["guild_id"] === emu.guildId)
+  return liveGuildCommands(emu)
     .map((c) => str(c["name"]))
     .sort();
 }
 
-function setOf(names: readonly string[], description = (n: string) => `The ${n}`): Bag {
-  const commands = Object.fromEntries(
-    names.map((n) => [commandKey(1, n), { name: n, description: description(n) }]),
-  );
-  return { applicationId: emu.applicationId, guildId: emu.guildId, commands };
+function setOf(names: readonly string[], description?: (n: string) => string): Bag {
+  return guildSetInputs(emu, setCommands(names, description));
 }
 
 const faults: { readonly name: string; readonly action: FaultAction; readonly status: number }[] = [
@@ -117,7 +120,7 @@ describe("a PUT that failed after another client created a command in the scope"
     emu.control.reset();
     await api.post(`${api.guild}/commands`, { name: "before", description: "not ours" });
     let theirs: string | undefined;
-    const sleeps = await deployment(
+    const { sleeps, sets } = await deployment(
       overrides,
       async () => {
         const failed = requests(emu, "PUT").length > 0;
@@ -131,13 +134,13 @@ describe("a PUT that failed after another client created a command in the scope"
     emu.control.setFaults({
       rules: [{ route: "bulkOverwriteGuildCommands", action, times: 1 }],
     });
-    return { sleeps, theirs: () => theirs };
+    return { sleeps, sets, theirs: () => theirs };
   }
 
   test.each(faults)("a set's PUT answered with $name: the write that lands keeps it", async (f) => {
     const file = path.join(dir, `set-${f.status}.jsonl`);
-    const { theirs } = await raced(f.action, {}, file);
-    const { outs } = await scopeCommandsProvider(runtime).create(setOf(["a", "b", "c"]));
+    const { sets, theirs } = await raced(f.action, {}, file);
+    const { outs } = await sets.create(setOf(["a", "b", "c"]));
     emu.control.clearFaults();
 
     expect(theirs()).toMatch(/^\d+$/);
@@ -213,10 +216,9 @@ describe("no write waits for a rate limit while it holds its scope's lock", () =
       },
     });
     api = new Api(emu);
-    const sleeps = await deployment({});
+    const { sleeps, sets: provider } = await deployment({});
     // Two sets' overwrites in one guild, at once: both find the PUT bucket's one request
     // free before they queue for the lock; the second to take it finds it used.
-    const provider = scopeCommandsProvider(runtime);
     const [first, second] = await Promise.all([
       provider.create(setOf(["a", "b", "c"])),
       provider.create(setOf(["x", "y", "z"])),
@@ -233,8 +235,7 @@ describe("no write waits for a rate limit while it holds its scope's lock", () =
     await emu.close();
     emu = await setup();
     api = new Api(emu);
-    const sleeps = await deployment({});
-    const provider = scopeCommandsProvider(runtime);
+    const { sleeps, sets: provider } = await deployment({});
     const created = await provider.create(setOf(["a", "b", "c"]));
     const single = await guildProvider.create(guildInputs(emu, slashArgs("single")));
     const limited: FaultAction = { type: "rate_limit", retryAfterMs: 300 };

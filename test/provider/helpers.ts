@@ -5,14 +5,19 @@
 import { inspect } from "node:util";
 import type { EmulatorOptions, RequestLogEntry, RunningEmulator } from "../../emulator";
 import { startEmulator } from "../../emulator";
+import { pluginResources } from "../../provider/plugin/resources";
 import { commandProvider } from "../../provider/resources/commandLifecycle";
 import { permissionsProvider as makePermissionsProvider } from "../../provider/resources/permissionsLifecycle";
 import type { Checked, PluginResource } from "../../provider/plugin/resources";
 import type { RuntimeOptions } from "../../provider/resources/runtime";
 import { ProviderRuntime } from "../../provider/resources/runtime";
+import { commandKey, scopeCommandsProvider } from "../../provider/resources/scopeCommandsLifecycle";
 import type { Bag } from "../../provider/resources/propertyBags";
 
 export type { Bag };
+
+/** A `ScopeCommands` provider, as `nextDeployment` gives it. */
+export type ScopeCommandsProvider = ReturnType<typeof scopeCommandsProvider>;
 
 /**
  * The provider runtime of the current test deployment (one per `configureAll`, as one
@@ -63,6 +68,26 @@ export async function setup(options: EmulatorOptions = {}): Promise<RunningEmula
   const emu = await startEmulator({ port: 0, rateLimits: false, ...options });
   await configureAll(emu);
   return emu;
+}
+
+/**
+ * The next deployment (a new provider process, as the next `up` starts) on the same
+ * emulator, and its `ScopeCommands` provider; the other providers are the live bindings.
+ */
+export async function nextDeployment(
+  emu: RunningEmulator,
+  overrides: Record<string, string | undefined> = {},
+  options: RuntimeOptions = {},
+): Promise<ScopeCommandsProvider> {
+  await configureAll(emu, overrides, options);
+  return scopeCommandsProvider(runtime);
+}
+
+/** The resource plugin's resource of `token` (`TOKENS`) on the current runtime. */
+export function pluginResource(token: string): PluginResource {
+  const resource = pluginResources(runtime).get(token);
+  if (resource === undefined) throw new Error(`the plugin has no resource ${token}`);
+  return resource;
 }
 
 /** A fresh deployment on the same emulator: service state, log, caches and memory reset. */
@@ -140,6 +165,26 @@ export function globalInputs(emu: RunningEmulator, args: Bag): Bag {
 
 export function guildInputs(emu: RunningEmulator, args: Bag): Bag {
   return { applicationId: emu.applicationId, guildId: emu.guildId, ...args };
+}
+
+/** A set's `commands`: a CHAT_INPUT command per name, by key, described by `description`. */
+export function setCommands(
+  names: readonly string[],
+  description: (name: string) => string = (n) => `The ${n}`,
+): Bag {
+  return Object.fromEntries(
+    names.map((n) => [commandKey(1, n), { name: n, description: description(n) }]),
+  );
+}
+
+/** A `ScopeCommands`' inputs in the emulator's guild. */
+export function guildSetInputs(emu: RunningEmulator, commands: Bag): Bag {
+  return { applicationId: emu.applicationId, guildId: emu.guildId, commands };
+}
+
+/** The commands the service holds in the emulator's guild. */
+export function liveGuildCommands(emu: RunningEmulator): Record<string, unknown>[] {
+  return emu.control.commands().filter((c) => c["guild_id"] === emu.guildId);
 }
 
 /** The declared inputs of a resource (what `read` must give back when nothing drifted). */

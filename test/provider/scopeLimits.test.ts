@@ -7,16 +7,18 @@
  */
 import type { RunningEmulator } from "../../emulator";
 import { Api } from "../emulator/helpers";
-import { pluginResources, TOKENS } from "../../provider/plugin/resources";
+import { TOKENS } from "../../provider/plugin/resources";
 import { scopeCommandsProvider } from "../../provider/resources/scopeCommandsLifecycle";
-import type { Bag } from "./helpers";
 import {
   configureAll,
   guildInputs,
   guildProvider,
+  guildSetInputs,
   pluginCheck,
+  pluginResource,
   requests,
   runtime,
+  setCommands,
   setup,
   slashArgs,
   teardown,
@@ -112,17 +114,17 @@ describe("check of a new command", () => {
 describe("a full scope's message names who fills it", () => {
   const urn = (type: string, name: string): string =>
     `urn:pulumi:dev::app::discord-commands:index:${type}::${name}`;
+  /** A set's commands `s0..`, as `slashArgs` describes them. */
+  const setOfSize = (n: number) =>
+    setCommands(
+      Array.from({ length: n }, (_, i) => `s${i}`),
+      (name) => `The ${name} command`,
+    );
 
   test("a set of 90, 11 single commands and a stray: the failing one names the set and the singles (issue 45)", async () => {
     // Live: a set of 90 (a ScopeCommands), the single `extra-0`, and `stray`, no one's.
     await fill(0);
-    const setInputs: Bag = {
-      applicationId: emu.applicationId,
-      guildId: emu.guildId,
-      commands: Object.fromEntries(
-        Array.from({ length: 90 }, (_, i) => [`s${i}`, slashArgs(`s${i}`)]),
-      ),
-    };
+    const setInputs = guildSetInputs(emu, setOfSize(90));
     const set = await scopeCommandsProvider(runtime).create(setInputs);
     await guildProvider.create(guildInputs(emu, slashArgs("extra-0")));
     await api.post(`${api.guild}/commands`, slashArgs("stray"));
@@ -130,10 +132,8 @@ describe("a full scope's message names who fills it", () => {
     // The next deployment, through the plugin (the claims are the runtime's, in both doors):
     // the set and extra-0 as they are, then extra-1... new, until one passes the cap.
     await configureAll(emu);
-    const resources = pluginResources(runtime);
-    const setResource = resources.get(TOKENS.scopeCommands);
-    const single = resources.get(TOKENS.guildCommand);
-    if (setResource === undefined || single === undefined) throw new Error("no resources");
+    const setResource = pluginResource(TOKENS.scopeCommands);
+    const single = pluginResource(TOKENS.guildCommand);
     expect(
       (await pluginCheck(setResource, urn("ScopeCommands", "set-guild"), set.outs, setInputs))
         .failures,
@@ -166,23 +166,15 @@ describe("a full scope's message names who fills it", () => {
     for (const n of ["one", "two"]) await guildProvider.create(guildInputs(emu, slashArgs(n)));
     await api.post(`${api.guild}/commands`, slashArgs("stray"));
     await configureAll(emu);
-    const resources = pluginResources(runtime);
-    const single = resources.get(TOKENS.guildCommand);
-    const setResource = resources.get(TOKENS.scopeCommands);
-    if (setResource === undefined || single === undefined) throw new Error("no resources");
+    const single = pluginResource(TOKENS.guildCommand);
+    const setResource = pluginResource(TOKENS.scopeCommands);
     for (const n of ["one", "two"]) {
       const inputs = guildInputs(emu, slashArgs(n));
       expect((await pluginCheck(single, urn("GuildCommand", n), inputs, inputs)).failures).toEqual(
         [],
       );
     }
-    const setInputs: Bag = {
-      applicationId: emu.applicationId,
-      guildId: emu.guildId,
-      commands: Object.fromEntries(
-        Array.from({ length: 98 }, (_, i) => [`s${i}`, slashArgs(`s${i}`)]),
-      ),
-    };
+    const setInputs = guildSetInputs(emu, setOfSize(98));
     const verdict = await pluginCheck(
       setResource,
       urn("ScopeCommands", "set-guild"),

@@ -19,18 +19,21 @@ import type * as engproto from "@pulumi/pulumi/proto/engine_pb";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import type { RunningEmulator } from "../../emulator";
 import type { RequestLogEntry } from "../../emulator";
-import { pluginResources, TOKENS } from "../../provider/plugin/resources";
-import { commandKey, scopeCommandsProvider } from "../../provider/resources/scopeCommandsLifecycle";
+import { TOKENS } from "../../provider/plugin/resources";
+import { commandKey } from "../../provider/resources/scopeCommandsLifecycle";
 import { engineAddress, engineSink, Warnings } from "../../provider/resources/warnings";
 import { Api, rec, str } from "../emulator/helpers";
-import type { Bag } from "./helpers";
+import type { Bag, ScopeCommandsProvider } from "./helpers";
 import {
-  configureAll,
   guildInputs,
   guildProvider,
+  guildSetInputs,
+  liveGuildCommands,
+  nextDeployment,
   pluginCheck,
+  pluginResource,
   requests,
-  runtime,
+  setCommands,
   setup,
   slashArgs,
   teardown,
@@ -48,35 +51,19 @@ beforeAll(async () => {
 afterAll(() => teardown(emu));
 
 /** A new deployment (provider process) in bulk mode; warnings collected in `warned`. */
-async function deployment(windowMs = "50"): Promise<ReturnType<typeof scopeCommandsProvider>> {
+async function deployment(windowMs = "50"): Promise<ScopeCommandsProvider> {
   warned = [];
-  await configureAll(
+  return nextDeployment(
     emu,
     { "discord:writeMode": "bulk", "discord:bulkWindowMs": windowMs },
     { warn: async (m) => void warned.push(m) },
   );
-  return scopeCommandsProvider(runtime);
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 function liveGuild(): Map<string, Record<string, unknown>> {
-  return new Map(
-    emu.control
-      .commands()
-      .filter((c) => c["guild_id"] === emu.guildId)
-      .map((c) => [str(c["id"]), c]),
-  );
-}
-
-function setCommands(names: readonly string[], description: (n: string) => string): Bag {
-  return Object.fromEntries(
-    names.map((n) => [commandKey(1, n), { name: n, description: description(n) }]),
-  );
-}
-
-function setInputs(commands: Bag): Bag {
-  return { applicationId: emu.applicationId, guildId: emu.guildId, commands };
+  return new Map(liveGuildCommands(emu).map((c) => [str(c["id"]), c]));
 }
 
 /** The first `count` PUTs of the guild wait `ms` before the service applies them. */
@@ -89,6 +76,15 @@ function holdPuts(ms: number, count = 1): void {
         times: count,
         phase: "before",
       },
+    ],
+  });
+}
+
+/** The guild's next list GET is answered `ms` late (read first, so the list is the older). */
+function holdNextList(ms: number): void {
+  emu.control.setFaults({
+    rules: [
+      { route: "listGuildCommands", action: { type: "delay", ms }, times: 1, phase: "after" },
     ],
   });
 }
@@ -112,7 +108,7 @@ describe("a command set and single commands in one guild, bulk mode, written at 
     let setDescription = (n: string): string => `Set ${n}`;
     let singleDescription = (n: string): string => `Single ${n}`;
     holdPuts(400);
-    const setCreate = set.create(setInputs(setCommands(setNames, setDescription)));
+    const setCreate = set.create(guildSetInputs(emu, setCommands(setNames, setDescription)));
     await sleep(20);
     const singlesCreate = Promise.all(
       singleNames.map((n) =>
@@ -152,7 +148,7 @@ describe("a command set and single commands in one guild, bulk mode, written at 
     const setUpdate = set.update(
       setResult.id,
       setOuts,
-      setInputs(setCommands(setNames, setDescription)),
+      guildSetInputs(emu, setCommands(setNames, setDescription)),
     );
     const [updatedSingles, updatedSet] = await Promise.all([singlesUpdate, setUpdate]);
     emu.control.clearFaults();
@@ -189,7 +185,7 @@ describe("a command set and single commands in one guild, bulk mode, written at 
     const set = await deployment();
     emu.control.resetLog();
     const read = await set.read(`${emu.applicationId}/${emu.guildId}`, setOuts);
-    const declaredSet = setInputs(setCommands(setNames, setDescription));
+    const declaredSet = guildSetInputs(emu, setCommands(setNames, setDescription));
     expect((await set.diff(read.id, read.props ?? {}, declaredSet)).changes).toBe(false);
     for (const [i, outs] of singleOuts.entries()) {
       const id = singleIds[i] ?? "";
@@ -281,23 +277,14 @@ describe("a bulk overwrite raced by another writer (issue 39)", () => {
       (await api.post(`${api.guild}/commands`, { name: "victim", description: "not ours" })).body,
     );
     const names = ["a", "b", "c", "d"];
-    const created = await set.create(setInputs(setCommands(names, (x) => `The ${x}`)));
+    const created = await set.create(guildSetInputs(emu, setCommands(names)));
 
     set = await deployment();
     // The list GET is answered 300 ms late (read first): another client deletes `victim`
     // in that window, and the PUT built from the list carries it by its old id.
-    emu.control.setFaults({
-      rules: [
-        {
-          route: "listGuildCommands",
-          action: { type: "delay", ms: 300 },
-          times: 1,
-          phase: "after",
-        },
-      ],
-    });
+    holdNextList(300);
     const changed = setCommands(names, (x) => `The ${x}, changed`);
-    const update = set.update(created.id, created.outs, setInputs(changed));
+    const update = set.update(created.id, created.outs, guildSetInputs(emu, changed));
     await sleep(100);
     expect((await api.call("DELETE", `${api.guild}/commands/${str(victim["id"])}`)).status).toBe(
       204,
@@ -325,27 +312,17 @@ describe("a bulk overwrite raced by another writer (issue 39)", () => {
     let set = await deployment();
     const mine = await guildProvider.create(guildInputs(emu, slashArgs("mine")));
     const names = ["a", "b", "c"];
-    const created = await set.create(setInputs(setCommands(names, (x) => `The ${x}`)));
+    const created = await set.create(guildSetInputs(emu, setCommands(names)));
 
     // The next deployment checks both resources (the claims), then the set's update races.
     set = await deployment();
-    const single = pluginResources(runtime).get(TOKENS.guildCommand);
-    if (single === undefined) throw new Error("no GuildCommand");
+    const single = pluginResource(TOKENS.guildCommand);
     const mineInputs = guildInputs(emu, slashArgs("mine"));
     const mineUrn = "urn:pulumi:dev::app::my:Team$discord-commands:index:GuildCommand::mine";
     expect((await pluginCheck(single, mineUrn, mine.outs, mineInputs)).failures).toEqual([]);
-    emu.control.setFaults({
-      rules: [
-        {
-          route: "listGuildCommands",
-          action: { type: "delay", ms: 300 },
-          times: 1,
-          phase: "after",
-        },
-      ],
-    });
+    holdNextList(300);
     const changed = setCommands(names, (x) => `The ${x}, changed`);
-    const update = set.update(created.id, created.outs, setInputs(changed));
+    const update = set.update(created.id, created.outs, guildSetInputs(emu, changed));
     await sleep(100);
     expect((await api.call("DELETE", `${api.guild}/commands/${mine.id}`)).status).toBe(204);
     await update;

@@ -11,13 +11,9 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import * as grpc from "@grpc/grpc-js";
-import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
-import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import type { RunningEmulator } from "../../emulator";
 import { ServiceApiError } from "../../provider/client";
-import { servePlugin } from "../../provider/plugin/server";
 import { commandProvider } from "../../provider/resources/commandLifecycle";
 import type { dynamicProviders as DynamicProviders } from "../../provider/resources/dynamicProviders";
 import { engineFailure } from "../../provider/resources/engineErrors";
@@ -27,12 +23,12 @@ import {
   SECRET_PATHS_KEY,
   secretValue,
 } from "../../provider/resources/propertyBags";
-import { ProviderRuntime } from "../../provider/resources/runtime";
 import { scopeCommandsProvider } from "../../provider/resources/scopeCommandsLifecycle";
 import { Secrecy } from "../../provider/schema";
 import { SECRETS, secretLeaks } from "../helpers/secretForms";
 import type { Bag } from "./helpers";
 import { configureAll, errorTexts, rejection, runtime, setup, teardown } from "./helpers";
+import { PluginUnderTest } from "./pluginClient";
 
 /** The secrets that break a rule where these tests put them. */
 const { commandName: _n, description: _d, ...S } = SECRETS;
@@ -234,51 +230,16 @@ describe("against the emulator", () => {
 });
 
 describe("the plugin: the engine's marks", () => {
-  let emu: RunningEmulator;
-  let rt: ProviderRuntime;
-  let server: grpc.Server;
-  let client: provrpc.ResourceProviderClient;
-
-  const struct = (value: Bag): Struct =>
-    Struct.fromJavaScript(value as Parameters<typeof Struct.fromJavaScript>[0]);
-  const unaryCall = <Req, Res>(method: string, req: Req): Promise<Res> =>
-    new Promise((resolve, reject) => {
-      const fn = (
-        client as unknown as Record<string, (r: Req, cb: (e: unknown, r: Res) => void) => void>
-      )[method];
-      fn?.call(client, req, (err, res) => (err ? reject(err) : resolve(res)));
-    });
-  const check = (type: string, news: Bag): Promise<provproto.CheckResponse> => {
-    const req = new provproto.CheckRequest();
-    req.setUrn(`urn:pulumi:dev::bot::discord-commands:index:${type}::r`);
-    req.setNews(struct(news));
-    return unaryCall("check", req);
-  };
+  let plugin: PluginUnderTest;
+  const urn = (type: string): string => `urn:pulumi:dev::bot::discord-commands:index:${type}::r`;
+  const check = (type: string, news: Bag): Promise<provproto.CheckResponse> =>
+    plugin.check(urn(type), news);
 
   beforeAll(async () => {
-    emu = await setup();
-    rt = new ProviderRuntime();
-    const served = await servePlugin(rt);
-    server = served.server;
-    client = new provrpc.ResourceProviderClient(
-      `127.0.0.1:${served.port}`,
-      grpc.credentials.createInsecure(),
-    );
-    const req = new provproto.ConfigureRequest();
-    req.setArgs(
-      struct({
-        apiUrl: emu.apiUrl,
-        applicationId: emu.applicationId,
-        botToken: secretValue(emu.botToken),
-      }),
-    );
-    await unaryCall("configure", req);
+    plugin = await PluginUnderTest.start();
   });
   afterAll(async () => {
-    client?.close();
-    server?.forceShutdown();
-    await rt?.close();
-    await teardown(emu);
+    await plugin?.close();
   });
 
   test("a command's and a permissions entry's failures quote none of their secrets", async () => {
@@ -297,7 +258,7 @@ describe("the plugin: the engine's marks", () => {
   test("a scope secret as a whole (a set's): its ids come back secret, its failures hide the keys", async () => {
     const commands = { qzjxwv: { name: "qzjxwv", description: "x".repeat(101) } };
     const checked = await check("ScopeCommands", {
-      guildId: emu.guildId,
+      guildId: plugin.emu.guildId,
       commands: secretValue(commands),
     });
     const text = checked
@@ -308,14 +269,13 @@ describe("the plugin: the engine's marks", () => {
     expect(secretLeaks(text, { key: "qzjxwv" }, "the reasons")).toEqual([]);
 
     const ok = await check("ScopeCommands", {
-      guildId: emu.guildId,
+      guildId: plugin.emu.guildId,
       commands: secretValue({ qzjxwv: { name: "qzjxwv", description: "Fine" } }),
     });
     expect(ok.getFailuresList()).toEqual([]);
-    const create = new provproto.CreateRequest();
-    create.setUrn("urn:pulumi:dev::bot::discord-commands:index:ScopeCommands::r");
-    create.setProperties(ok.getInputs());
-    const created: provproto.CreateResponse = await unaryCall("create", create);
+    const inputs = ok.getInputs();
+    if (inputs === undefined) throw new Error("check gave no inputs");
+    const created = await plugin.create(urn("ScopeCommands"), inputs);
     expect(isSecretValue(created.getProperties()?.toJavaScript()["commandIds"])).toBe(true);
   });
 });
