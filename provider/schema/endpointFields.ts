@@ -1,12 +1,12 @@
 /**
  * Which command fields a write endpoint takes, and what the service does with each: from
- * the command table (fields.ts, `acceptedIn`, `tolerated`, `keptIn`). Users: command.ts
+ * the command table (fields.ts, `acceptedIn`, `tolerated`). Users: command.ts
  * (acceptance per endpoint) and provider/resources/scopeOverwrite.ts (what a bulk body
  * carries, and what it cannot).
  */
 import { COMMAND_FIELDS } from "./fields";
 import type { CommandFieldSpec, Tolerance, Where } from "./fieldSpec";
-import type { CommandField, Scope } from "./shapes";
+import type { CommandField } from "./shapes";
 
 /** Whether the write endpoint `where` accepts `field` in its body (spec: the provider's rule). */
 export function acceptedIn(field: CommandField, where: Where): boolean {
@@ -26,22 +26,4 @@ export function carriedIn(field: CommandField, where: Where): boolean {
 export function toleratedIn(field: CommandField, where: Where): Tolerance | undefined {
   const spec: Pick<CommandFieldSpec, "acceptedIn" | "tolerated"> = COMMAND_FIELDS[field];
   return spec.tolerated?.[where];
-}
-
-/**
- * The fields of a body that the service accepts at `where` and then drops: tolerated as
- * `ignored`, or accepted but not kept by commands of that scope (guild commands keep no
- * `contexts`). What the emulator names in its `X-Emulator-Warning` header.
- */
-export function ignoredFields(
-  body: Readonly<Record<string, unknown>>,
-  where: Where,
-): CommandField[] {
-  const scope = where.split(":")[0] as Scope;
-  return (Object.keys(COMMAND_FIELDS) as CommandField[]).filter((field) => {
-    if (body[field] === undefined) return false;
-    if (toleratedIn(field, where) === "ignored") return true;
-    const kept: readonly Scope[] = COMMAND_FIELDS[field].keptIn;
-    return acceptedIn(field, where) && !kept.includes(scope);
-  });
 }
