@@ -211,6 +211,8 @@ export function pluginResources(rt: ProviderRuntime): Map<string, PluginResource
   const authorization: PluginResource = {
     lifecycle: userAuthorizationProvider(rt),
     withClaims: UNCLAIMED,
+    // Its update refreshes the user's tokens with the service: not a write to force for a
+    // rewrite of the state alone (the next refresh it needs rewrites it).
     rewritesState: () => false,
     importRead() {
       throw new ConfigurationError(
