@@ -24,6 +24,7 @@ import {
   validateSdkCommand,
   wireToSdk,
 } from "../provider/schema";
+import { scopeKind } from "../provider/resources/scopeName";
 
 type Json = Record<string, unknown>;
 
@@ -204,7 +205,7 @@ function commandDeclarations(scopes: readonly LiveScope[]): CommandDeclaration[]
       resource: guildId === undefined ? "GlobalCommand" : "GuildCommand",
       commandId: command.id,
       args,
-      problems: problemsOf(sdk, command, guildId === undefined ? "global" : "guild"),
+      problems: problemsOf(sdk, command, scopeKind(guildId)),
     };
   });
 }

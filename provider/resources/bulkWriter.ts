@@ -57,6 +57,7 @@ import type { BulkOperation, ListEntry } from "./bulkBatchList";
 import { buildBatchList, CommandGoneError } from "./bulkBatchList";
 import type { ProviderSettings } from "./settings";
 import type { TimingLog } from "./timingLog";
+import { scopeKind } from "./scopeName";
 
 export type { BulkOperation };
 
@@ -414,7 +415,7 @@ export class BulkWriter {
     // One JSON line per batch (no ids, no credentials): how the window and the engine's
     // parallel slots shape the batches (the bench reads it).
     this.bulkLog.append({
-      scope: queue.guildId === undefined ? "global" : "guild",
+      scope: scopeKind(queue.guildId),
       size: batch.length,
       spreadMs,
       via,

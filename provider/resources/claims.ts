@@ -15,7 +15,7 @@
 import { CommandType, commandsPerScope, isRecord, SECRET_MARK } from "../schema";
 import type { Bag } from "./propertyBags";
 import { secrecyOf, UNKNOWN } from "./propertyBags";
-import { scopeName } from "./scopeName";
+import { scopeKind, scopeName } from "./scopeName";
 
 export interface Claim {
   /**
@@ -158,7 +158,7 @@ function problemsIn(claim: Claim, sameType: readonly Claim[]): string[] {
     );
   }
   // The one limits table; a guild's 0 entry points is the problem reported above.
-  const limit = commandsPerScope(claim.type, claim.guildId === undefined ? "global" : "guild");
+  const limit = commandsPerScope(claim.type, scopeKind(claim.guildId));
   if (limit > 0 && sameType.length > limit) {
     problems.push(
       `${sameType.length} ${typeName} commands in ${where} (the limit is ${limit}): ` +

@@ -12,6 +12,7 @@ import { diffCommandFields, isRecord, validateSdkCommand } from "../schema";
 import type { Bag } from "./propertyBags";
 import { optionalString, secrecyOf } from "./propertyBags";
 import { issueFailure } from "./scopeCommandDefinitions";
+import { scopeKind } from "./scopeName";
 
 /** The definitions by key (`commands`), each an object. */
 export function definitions(bag: Bag): Record<string, Bag> {
@@ -32,7 +33,7 @@ export function commandIds(bag: Bag): Record<string, string> {
 }
 
 export function scopeOf(bag: Bag): Scope {
-  return optionalString(bag, "guildId") === undefined ? "global" : "guild";
+  return scopeKind(optionalString(bag, "guildId"));
 }
 
 /** The wire body of a known, valid definition; throws otherwise (check prevents that). */

@@ -6,7 +6,7 @@
  * resource does not manage unchanged.
  */
 import type { WireCommand, WireCommandBody, WireCommandPatch } from "../client";
-import type { Scope, Secrecy } from "../schema";
+import type { Secrecy } from "../schema";
 import { diffCommandFields, patchBody } from "../schema";
 import { isGone } from "./permissionsLifecycle";
 import type { Bag } from "./propertyBags";
@@ -16,6 +16,7 @@ import { wireBody } from "./scopeCommandChanges";
 import { finishOverwrite, freshScope, overwriteScope, sameIdentity } from "./scopeOverwrite";
 import type { IntendedCommand, PutResult } from "./scopeOverwrite";
 import { createOne, deleteOne, editOne, withExclusiveScopeList } from "./scopeWrites";
+import { scopeKind } from "./scopeName";
 
 /**
  * Writes `changes` one request each (planned small enough; none touches another command),
@@ -126,7 +127,7 @@ export async function writeOverwrite(
   managedIds: Record<string, string>,
   secrecy: Secrecy,
 ): Promise<Record<string, string>> {
-  const scope: Scope = guildId === undefined ? "global" : "guild";
+  const scope = scopeKind(guildId);
   // Under the exclusive lock, tried again whole from a new list after a failure (scopeWrites.ts).
   const written = await withExclusiveScopeList(rt, applicationId, guildId, async (write) => {
     const live = await freshScope(rt, write, applicationId, guildId);

@@ -21,7 +21,6 @@
  */
 import type { WireCommand } from "../client";
 import { ConfigurationError } from "../client";
-import type { Scope } from "../schema";
 import {
   CommandType,
   commandsPerScope,
@@ -52,7 +51,7 @@ import { commandPath, definitionFailures, keyIsSecret, markedIds } from "./scope
 import type { Change } from "./scopeCommandChanges";
 import { changesBetween, commandIds, definitions, scopeOf } from "./scopeCommandChanges";
 import { writeEach, writeOverwrite } from "./scopeCommandWrites";
-import { scopeName } from "./scopeName";
+import { scopeKind, scopeName } from "./scopeName";
 import { commandKey } from "./commandKeys";
 
 export { commandKey, commandPath };
@@ -139,7 +138,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
         !defs.some((d) => sameIdentity(c as unknown as Bag, { type: d["type"], name: d["name"] })),
     );
     const failures: CheckFailure[] = [];
-    const scope: Scope = guildId === undefined ? "global" : "guild";
+    const scope = scopeKind(guildId);
     for (const type of Object.values(CommandType)) {
       const declared = defs.filter((d) => (d["type"] ?? CommandType.CHAT_INPUT) === type).length;
       const others = unmanaged.filter((c) => c.type === type);
@@ -290,7 +289,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
         };
       }
       const { applicationId, guildId } = rt.where(props);
-      const scope: Scope = guildId === undefined ? "global" : "guild";
+      const scope = scopeKind(guildId);
       const live = await rt.scopes.scopeCommands(applicationId, guildId);
       const oldDefs = definitions(props);
       const commands: Record<string, Bag> = {};

@@ -34,7 +34,7 @@
  */
 import type { WireCommand } from "../client";
 import { commandsPerScope, CommandType, Limits } from "../schema";
-import { scopeName } from "./scopeName";
+import { scopeKind, scopeName } from "./scopeName";
 import type { ProviderRuntime } from "./runtime";
 
 const TYPE_NAMES: Record<number, string> = Object.fromEntries(
@@ -58,7 +58,7 @@ async function plan(
   type: number,
   name: string,
 ): Promise<Plan> {
-  const limit = commandsPerScope(type, guildId === undefined ? "global" : "guild");
+  const limit = commandsPerScope(type, scopeKind(guildId));
   // Held for the whole deployment (limitList); loaded through the snapshot that create's
   // live-twin lookup reads too, so both cost one list GET per scope.
   const { deployment } = rt;

@@ -1,3 +1,10 @@
+import type { Scope } from "../schema";
+
+/** The kind of scope a guild id names: a guild's, or (none) the application's global one. */
+export function scopeKind(guildId: string | undefined): Scope {
+  return guildId === undefined ? "global" : "guild";
+}
+
 /**
  * How every message names a scope, in one wording: `the global scope of application A`,
  * `guild G of application A`; without an application (a command set's scope that takes the

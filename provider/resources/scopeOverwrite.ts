@@ -29,7 +29,7 @@ import {
 } from "../schema";
 import type { DeploymentClaims } from "./claims";
 import type { ScopeCache } from "./scopeCache";
-import { scopeName } from "./scopeName";
+import { scopeKind, scopeName } from "./scopeName";
 import type { Warnings } from "./warnings";
 import { racedOverwriteWarning } from "./warnings";
 import type { ListedWrite, ScopeWriteRuntime } from "./scopeWrites";
@@ -157,7 +157,7 @@ export async function putScope(
   guildId: string | undefined,
   list: readonly IntendedCommand[],
 ): Promise<PutResult[]> {
-  const scope: Scope = guildId === undefined ? "global" : "guild";
+  const scope = scopeKind(guildId);
   const api = write.api;
   const where: Where = `${scope}:bulk`;
   const bodies = list.map((e) => bulkBody(e.id, e.intended, scope, where));

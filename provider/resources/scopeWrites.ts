@@ -34,6 +34,7 @@ import { path as routePath, scopeParams, scopeRoutes } from "../routes";
 import type { Clock } from "./clock";
 import type { ScopeLocks } from "./scopeLocks";
 import type { TimingLog } from "./timingLog";
+import { scopeKind } from "./scopeName";
 
 /** One-command writes: the client waits for no rate limit, and resends after a 5xx or a drop. */
 const ONE_COMMAND: SendPolicy = { resend: true, waitForRateLimits: false };
@@ -247,7 +248,7 @@ export function withExclusiveScopeList<T>(
   guildId: string | undefined,
   fn: (write: ListedWrite) => Promise<T>,
 ): Promise<T> {
-  const write = new ListedWrite(rt, guildId === undefined ? "global" : "guild");
+  const write = new ListedWrite(rt, scopeKind(guildId));
   return underLock(rt, applicationId, guildId, {
     exclusive: true,
     routes: scopeRoutes(guildId).listThenOverwrite,
