@@ -14,6 +14,7 @@ import { inTurn } from "./registrationOrder";
 import type { Path } from "../provider/resources/propertyBags";
 import {
   claimantField,
+  DYNAMIC_PROVIDER_KEY,
   PROGRAM_PROBLEMS_KEY,
   programProblemsField,
   secretPathsField,
@@ -184,7 +185,7 @@ abstract class CommandResource extends PackageResource {
           pulumi.all([args["type"], args["name"]]),
         ),
       ),
-      __provider: serializedProvider(kind),
+      [DYNAMIC_PROVIDER_KEY]: serializedProvider(kind),
       // Where the secrets are (not what): the provider's messages quote them as `[secret]`.
       ...secretPathsField(secretPathsOf(args)),
       // Outputs only the provider sets: unknown in the preview of a create or an update.
@@ -265,7 +266,7 @@ export class GuildCommandPermissions extends PackageResource {
     const props: pulumi.Inputs = {
       ...rest,
       applicationId: args.applicationId ?? DEFAULT_APPLICATION_ID(),
-      __provider: serializedProvider("guildCommandPermissions"),
+      [DYNAMIC_PROVIDER_KEY]: serializedProvider("guildCommandPermissions"),
       ...secretPathsField(secretPathsOf(rest)),
     };
     super(
@@ -338,7 +339,7 @@ export class ScopeCommands extends PackageResource {
             args.commands,
           ),
         ),
-        __provider: serializedProvider("scopeCommands"),
+        [DYNAMIC_PROVIDER_KEY]: serializedProvider("scopeCommands"),
         commandIds: undefined,
       },
       opts,
@@ -393,7 +394,7 @@ export class UserAuthorization extends PackageResource {
       "UserAuthorization",
       name,
       {
-        __provider: serializedProvider("userAuthorization"),
+        [DYNAMIC_PROVIDER_KEY]: serializedProvider("userAuthorization"),
         accessToken: undefined,
         refreshToken: undefined,
         expiresAt: undefined,

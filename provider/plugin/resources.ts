@@ -24,7 +24,7 @@ import { commandProvider } from "../resources/commandLifecycle";
 import { permissionsProvider } from "../resources/permissionsLifecycle";
 import { scopeCommandsProvider, WHOLE_SCOPE } from "../resources/scopeCommandsLifecycle";
 import type { Bag } from "../resources/propertyBags";
-import { UNKNOWN } from "../resources/propertyBags";
+import { DYNAMIC_PROVIDER_KEY, UNKNOWN } from "../resources/propertyBags";
 import type { ProviderRuntime } from "../resources/runtime";
 import type { StackConfig } from "../resources/settings";
 import { SETTINGS } from "../resources/settings";
@@ -136,7 +136,7 @@ export interface PluginResource {
  * the plugin's outputs; without it the state kept `__provider` until the next real change.
  */
 function fromDynamicState(olds: Bag): boolean {
-  return "__provider" in olds;
+  return DYNAMIC_PROVIDER_KEY in olds;
 }
 
 /** The parts of an import id, or a clear error naming the forms this resource takes. */

@@ -34,11 +34,12 @@ import { scopeRoutes } from "../routes";
 import { createProblems, replacementNeedsRoom } from "./scopeLimits";
 import type { Bag } from "./propertyBags";
 import {
+  DYNAMIC_PROVIDER_KEY,
   omit,
   requireString,
   sameBranch,
-  SECRET_PATHS_KEY,
   secrecyOf,
+  SECRET_PATHS_KEY,
   UNKNOWN,
   unknownPaths,
   withoutUnknowns,
@@ -48,7 +49,7 @@ import {
 const ASSIGNED_KEYS = ["commandId", "version", "adopted"];
 /** Keys of the resource that are not command fields. */
 const RESOURCE_KEYS = [
-  "__provider",
+  DYNAMIC_PROVIDER_KEY,
   SECRET_PATHS_KEY,
   "applicationId",
   "guildId",
@@ -139,11 +140,11 @@ export function inputsFromLive(oldInputs: Bag, live: WireCommand, scope: Scope):
   const oldArgs = commandArgs(oldInputs);
   const oldBody = validateSdkCommand(oldArgs, { scope });
   const liveArgs = wireToSdk(live) as unknown as Bag;
-  if (!oldBody.ok) return { ...omit(oldInputs, ["__provider"]), ...liveArgs };
+  if (!oldBody.ok) return { ...omit(oldInputs, [DYNAMIC_PROVIDER_KEY]), ...liveArgs };
   const drifted = new Set(diffCommandFields(oldBody.value, live));
-  if (drifted.size === 0) return omit(oldInputs, ["__provider"]);
+  if (drifted.size === 0) return omit(oldInputs, [DYNAMIC_PROVIDER_KEY]);
   // Map the drifted wire fields back to SDK keys through the one mapping.
-  const merged: Bag = { ...omit(oldInputs, ["__provider"]) };
+  const merged: Bag = { ...omit(oldInputs, [DYNAMIC_PROVIDER_KEY]) };
   for (const wireKey of drifted) {
     const sdkKey = WIRE_TO_SDK_KEYS[wireKey] ?? wireKey;
     if (liveArgs[sdkKey] === undefined) delete merged[sdkKey];
@@ -203,7 +204,7 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvi
     adopted: boolean,
   ): Bag {
     return {
-      ...omit(inputs, ["__provider"]),
+      ...omit(inputs, [DYNAMIC_PROVIDER_KEY]),
       applicationId,
       commandId: command.id,
       version: command.version,

@@ -25,6 +25,7 @@ import type { StackConfig } from "./settings";
 import type { Bag } from "./propertyBags";
 import {
   commandRefOf,
+  DYNAMIC_PROVIDER_KEY,
   omit,
   requireString,
   secrecyOf,
@@ -177,7 +178,7 @@ export function permissionsProvider(rt: ProviderRuntime) {
       if (!(await adoptEqual(rt, target, inputs))) await write(rt, target, inputs);
       return {
         id: `${target.guildId}/${target.commandId}`,
-        outs: { ...omit(inputs, ["__provider"]), applicationId: target.applicationId },
+        outs: { ...omit(inputs, [DYNAMIC_PROVIDER_KEY]), applicationId: target.applicationId },
       };
     },
 
@@ -197,7 +198,7 @@ export function permissionsProvider(rt: ProviderRuntime) {
       const declared = props["permissions"];
       const liveList = live?.permissions ?? [];
       const permissions = samePermissions(declared, liveList) ? declared : liveList;
-      const inputs = { ...omit(props, ["__provider"]), applicationId, permissions };
+      const inputs = { ...omit(props, [DYNAMIC_PROVIDER_KEY]), applicationId, permissions };
       return { id, props: inputs, inputs };
     },
 
@@ -213,7 +214,9 @@ export function permissionsProvider(rt: ProviderRuntime) {
       } else {
         await write(rt, target, news);
       }
-      return { outs: { ...omit(news, ["__provider"]), applicationId: target.applicationId } };
+      return {
+        outs: { ...omit(news, [DYNAMIC_PROVIDER_KEY]), applicationId: target.applicationId },
+      };
     },
 
     async delete(_id: string, props: Bag): Promise<void> {

@@ -98,6 +98,12 @@ export function sameBranch(a: Path, b: Path): boolean {
   return true;
 }
 
+/**
+ * Where Pulumi's dynamic resources carry their serialized provider, among the inputs and
+ * the state (the SDK sets it; the lifecycles keep it out of what they record as inputs).
+ */
+export const DYNAMIC_PROVIDER_KEY = "__provider";
+
 /** `bag` without the given keys and without undefined values. */
 export function omit(bag: Bag, keys: readonly string[]): Bag {
   const out: Bag = {};

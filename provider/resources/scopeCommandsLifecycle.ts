@@ -35,6 +35,7 @@ import type { DescribeResource } from "./engineErrors";
 import { forEngine } from "./engineErrors";
 import type { Bag } from "./propertyBags";
 import {
+  DYNAMIC_PROVIDER_KEY,
   omit,
   optionalString,
   PROGRAM_PROBLEMS_KEY,
@@ -115,7 +116,11 @@ export interface ScopeCommandsProvider {
 /** Builds the provider of `ScopeCommands`, on the runtime it shares with the other kinds. */
 export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvider {
   function outputs(inputs: Bag, applicationId: string, ids: Record<string, string>): Bag {
-    return { ...omit(inputs, ["__provider"]), applicationId, commandIds: markedIds(inputs, ids) };
+    return {
+      ...omit(inputs, [DYNAMIC_PROVIDER_KEY]),
+      applicationId,
+      commandIds: markedIds(inputs, ids),
+    };
   }
 
   /** The caps of the scope, counting the live commands the resource does not manage. */
@@ -301,7 +306,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
         ids[key] = commandId;
       }
       const inputs: Bag = {
-        ...omit(props, ["__provider", ...ASSIGNED_KEYS]),
+        ...omit(props, [DYNAMIC_PROVIDER_KEY, ...ASSIGNED_KEYS]),
         applicationId,
         commands,
       };
