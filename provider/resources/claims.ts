@@ -12,7 +12,13 @@
  * resource's URN. One process sees only its own resources: each explicit provider of the
  * plugin is a process of its own (docs/concepts.md, "One provider process, one view").
  */
-import { CommandType, commandsPerScope, isRecord, SECRET_MARK } from "../schema";
+import {
+  COMMAND_TYPE_NAMES,
+  CommandType,
+  commandsPerScope,
+  isRecord,
+  SECRET_MARK,
+} from "../schema";
 import type { Bag } from "./propertyBags";
 import { secrecyOf, UNKNOWN } from "./propertyBags";
 import { scopeKind, scopeName } from "./scopeName";
@@ -33,10 +39,6 @@ export interface Claim {
   /** The program marked the name secret: problems say `[secret]` instead. */
   readonly secret?: boolean;
 }
-
-const TYPE_NAMES: Record<number, string> = Object.fromEntries(
-  Object.entries(CommandType).map(([k, v]) => [v, k]),
-);
 
 /** The resource's name: the last part of its URN (`urn:pulumi:stack::project::parent$type::name`). */
 export function urnName(urn: string): string {
@@ -140,7 +142,7 @@ export function problemsOf(claim: Claim, all: readonly Claim[]): string[] {
 /** The problems of one claim, given the claims of its application, scope and type. */
 function problemsIn(claim: Claim, sameType: readonly Claim[]): string[] {
   const problems: string[] = [];
-  const typeName = TYPE_NAMES[claim.type] ?? `type ${claim.type}`;
+  const typeName = COMMAND_TYPE_NAMES[claim.type] ?? `type ${claim.type}`;
   const where = scopeName(claim.applicationId, claim.guildId);
   if (claim.guildId !== undefined && claim.type === CommandType.PRIMARY_ENTRY_POINT) {
     problems.push(

@@ -22,6 +22,7 @@
 import type { WireCommand } from "../client";
 import { ConfigurationError } from "../client";
 import {
+  COMMAND_TYPE_NAMES,
   CommandType,
   commandsPerScope,
   isRecord,
@@ -56,10 +57,6 @@ import { scopeKind, scopeName } from "./scopeName";
 import { commandKey } from "./commandKeys";
 
 export { commandKey, commandPath };
-
-const TYPE_NAMES: Record<number, string> = Object.fromEntries(
-  Object.entries(CommandType).map(([k, v]) => [v, k]),
-);
 
 /**
  * The failure property of a problem of the whole list (caps, program-wide claims): none,
@@ -153,7 +150,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
           property: WHOLE_SCOPE,
           reason:
             `commands: ${scopeName(applicationId, guildId)} would hold ${declared + others.length} ` +
-            `${TYPE_NAMES[type] ?? type} commands (the limit is ${limit}): ${declared} declared here and ` +
+            `${COMMAND_TYPE_NAMES[type] ?? type} commands (the limit is ${limit}): ${declared} declared here and ` +
             `${others.length} there already that this resource does not manage (` +
             `${rt.claims.whoDeclares(
               applicationId,
@@ -218,7 +215,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
         if (limit > 0 && keys.length > limit) {
           failures.push({
             property: WHOLE_SCOPE,
-            reason: `commands: ${keys.length} ${TYPE_NAMES[type] ?? type} commands declared in one scope (the limit is ${limit})`,
+            reason: `commands: ${keys.length} ${COMMAND_TYPE_NAMES[type] ?? type} commands declared in one scope (the limit is ${limit})`,
           });
         }
       }

@@ -33,13 +33,9 @@
  * not yet created (the engine interleaves them) still see the count they will reach.
  */
 import type { WireCommand } from "../client";
-import { commandsPerScope, CommandType, Limits } from "../schema";
+import { COMMAND_TYPE_NAMES, commandsPerScope, CommandType, Limits } from "../schema";
 import { scopeKind, scopeName } from "./scopeName";
 import type { ProviderRuntime } from "./runtime";
-
-const TYPE_NAMES: Record<number, string> = Object.fromEntries(
-  Object.entries(CommandType).map(([k, v]) => [v, k]),
-);
 
 interface Plan {
   /** The live commands of the type in the scope. */
@@ -126,7 +122,7 @@ export async function createProblems(
   const p = await plan(rt, applicationId, guildId, type, name);
   if (p.isLive) return []; // an upsert onto a live command: no addition, no create counted
   const where = scopeName(applicationId, guildId);
-  const typeName = TYPE_NAMES[type] ?? `type ${type}`;
+  const typeName = COMMAND_TYPE_NAMES[type] ?? `type ${type}`;
   const problems: string[] = [];
   if (p.countAfter > p.limit) {
     // Who fills the scope besides this command: the stack's resources, and the live rest.

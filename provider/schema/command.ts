@@ -30,6 +30,7 @@ import { z } from "zod";
 import {
   COMMAND_TYPES,
   CONTEXT_TYPES,
+  COMMAND_TYPE_NAMES,
   CommandType,
   ENTRY_POINT_HANDLERS,
   INTEGRATION_TYPES,
@@ -86,10 +87,6 @@ const WHERE_TEXT: Record<Where, string> = {
 
 const PERMISSION_BITS = /^\d+$/;
 
-const TYPE_NAMES: Record<number, string> = Object.fromEntries(
-  Object.entries(CommandType).map(([k, v]) => [v, k]),
-);
-
 /**
  * What each rule of a command reads: the issues, the body, the endpoint, whether it creates
  * (create and bulk) rather than edits, the command's type (undefined when the body's is
@@ -115,7 +112,7 @@ export function checkCommand(out: IssueCollector, body: unknown, ctx: WireContex
   const rejected = checkAcceptedFields(out, body, ctx);
   const given = (field: string) => body[field] !== undefined && !rejected.has(field);
   const type = checkCommandType(out, body, ctx, given);
-  const typeText = type === undefined ? "this" : (TYPE_NAMES[type] ?? String(type));
+  const typeText = type === undefined ? "this" : (COMMAND_TYPE_NAMES[type] ?? String(type));
   const c: CommandCheck = { out, body, ctx, creating: ctx.mode !== "edit", type, typeText, given };
   if (given("id")) checkSnowflake(out, body["id"], ["id"]);
   checkCommandName(c);

@@ -80,6 +80,16 @@ export function valuesOf<T extends Record<string, number>>(o: T): [T[keyof T], .
   return Object.values(o) as [T[keyof T], ...T[keyof T][]];
 }
 
+/** The name of each value of a constant object (`1` -> `CHAT_INPUT`), for messages. */
+function namesOf(o: Record<string, number>): Readonly<Record<number, string>> {
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [v, k]));
+}
+
+/** A command type's name (`CHAT_INPUT`), undefined for a value the service does not define. */
+export const COMMAND_TYPE_NAMES = namesOf(CommandType);
+/** An option type's name (`STRING`), undefined for a value the service does not define. */
+export const OPTION_TYPE_NAMES = namesOf(OptionType);
+
 export const COMMAND_TYPES = valuesOf(CommandType);
 export const OPTION_TYPES = valuesOf(OptionType);
 export const CONTEXT_TYPES = valuesOf(InteractionContextType);

@@ -6,7 +6,7 @@
  * are derived from them), and `checkOptionArray` enforces every rule of the spec on an
  * unknown value, collecting all issues with wire paths.
  */
-import { CHANNEL_TYPES, Limits, OPTION_TYPES, OptionType } from "./constants";
+import { CHANNEL_TYPES, Limits, OPTION_TYPE_NAMES, OPTION_TYPES, OptionType } from "./constants";
 import type { IssueCollector, Path } from "./issues";
 import {
   Codes,
@@ -24,12 +24,8 @@ import { checkLocalizations, checkName } from "./names";
 const SUBCOMMAND_TYPES: readonly number[] = [OptionType.SUB_COMMAND, OptionType.SUB_COMMAND_GROUP];
 const CHOICE_TYPES: readonly number[] = [OptionType.STRING, OptionType.INTEGER, OptionType.NUMBER];
 const RANGE_TYPES: readonly number[] = [OptionType.INTEGER, OptionType.NUMBER];
-const TYPE_NAMES: Record<number, string> = Object.fromEntries(
-  Object.entries(OptionType).map(([k, v]) => [v, k]),
-);
-
 function typeName(t: number | undefined): string {
-  return t === undefined ? "this option type" : (TYPE_NAMES[t] ?? String(t));
+  return t === undefined ? "this option type" : (OPTION_TYPE_NAMES[t] ?? String(t));
 }
 
 /** Where an options array sits: on the command, in a subcommand, or in a group. */
