@@ -19,7 +19,7 @@
 import { ConfigurationError } from "../client";
 import { isSnowflake } from "../schema";
 import { userAuthorizationProvider } from "../resources/authorizationLifecycle";
-import type { CheckFailure } from "../resources/commandLifecycle";
+import type { Checked, Lifecycle } from "../resources/lifecycle";
 import { commandProvider } from "../resources/commandLifecycle";
 import { permissionsProvider } from "../resources/permissionsLifecycle";
 import { scopeCommandsProvider, WHOLE_SCOPE } from "../resources/scopeCommandsLifecycle";
@@ -72,36 +72,6 @@ export function pluginStackConfig(args: Bag, variables: ReadonlyMap<string, stri
 export function urnType(urn: string): string {
   const qualified = urn.split("::")[2] ?? "";
   return qualified.split("$").pop() ?? "";
-}
-
-/** A check's answer: the inputs to record, and what is wrong with them. */
-export interface Checked {
-  readonly inputs: Bag;
-  readonly failures: readonly CheckFailure[];
-}
-
-/**
- * A resource's lifecycle (provider/resources) as the plugin calls it: the same object the
- * dynamic resources use, its failures already as the engine shows them (engineErrors.ts
- * `forEngine`).
- */
-export interface Lifecycle {
-  check(olds: Bag, news: Bag): Promise<Checked>;
-  diff(
-    id: string,
-    olds: Bag,
-    news: Bag,
-  ): Promise<{
-    changes: boolean;
-    replaces: string[];
-    deleteBeforeReplace: boolean;
-    /** Property paths that change (the preview shows these). */
-    detailedDiff?: Record<string, "add" | "update" | "delete">;
-  }>;
-  create(inputs: Bag): Promise<{ id: string; outs: Bag }>;
-  read(id: string, props: Bag): Promise<{ id: string; props?: Bag; inputs?: Bag }>;
-  update(id: string, olds: Bag, news: Bag): Promise<{ outs: Bag }>;
-  delete(id: string, props: Bag): Promise<void>;
 }
 
 /**

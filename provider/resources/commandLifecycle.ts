@@ -15,7 +15,6 @@ import {
   CANONICAL_COMMAND_FIELDS,
   COMMAND_REPLACE_KEYS,
   diffCommandFields,
-  isSnowflake,
   Limits,
   patchBody,
   shownPath,
@@ -23,10 +22,11 @@ import {
   WIRE_TO_SDK_KEYS,
   wireToSdk,
 } from "../schema";
+import type { CheckFailure, ConfiguredLifecycle } from "./lifecycle";
+import { idFailures } from "./lifecycle";
 import type { DescribeResource } from "./engineErrors";
 import { forEngine } from "./engineErrors";
 import type { ProviderRuntime, Where } from "./runtime";
-import type { StackConfig } from "./settings";
 import { adoptLiveTwin } from "./liveTwin";
 import { scopeName } from "./scopeName";
 import { createOne, deleteOne, editOne, writeOneShared } from "./scopeWrites";
@@ -55,25 +55,6 @@ const RESOURCE_KEYS = [
   "guildId",
   ...ASSIGNED_KEYS,
 ];
-export interface CheckFailure {
-  readonly property: string;
-  readonly reason: string;
-}
-
-export interface CommandProvider {
-  configure(req: { config: StackConfig }): Promise<void>;
-  check(olds: Bag, news: Bag): Promise<{ inputs: Bag; failures: CheckFailure[] }>;
-  diff(
-    id: string,
-    olds: Bag,
-    news: Bag,
-  ): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }>;
-  create(inputs: Bag): Promise<{ id: string; outs: Bag }>;
-  read(id: string, props: Bag): Promise<{ id: string; props?: Bag; inputs?: Bag }>;
-  update(id: string, olds: Bag, news: Bag): Promise<{ outs: Bag }>;
-  delete(id: string, props: Bag): Promise<void>;
-}
-
 /** The command's own arguments (SDK shape) from a resource bag. */
 export function commandArgs(bag: Bag): Bag {
   return omit(bag, RESOURCE_KEYS);
@@ -87,22 +68,6 @@ export function commandArgs(bag: Bag): Bag {
 export function failure(issue: SchemaIssue, secrecy: Secrecy): CheckFailure {
   const property = shownPath(issue.path, secrecy) || "(command)";
   return { property, reason: `${property}: ${issue.message} (${issue.code})` };
-}
-
-/**
- * The ids that say where a command lives (`keys` of the inputs) that a program marked
- * secret: refused, since they cannot be kept secret. They are parts of resource ids and of
- * the service's request paths, which Pulumi and every error message show in clear.
- */
-export function secretIdFailures(secrecy: Secrecy, keys: readonly string[]): CheckFailure[] {
-  return keys
-    .filter((key) => secrecy.marks(key))
-    .map((key) => ({
-      property: key,
-      reason:
-        `${key}: cannot be a secret: an id that says where a command lives is part of ` +
-        "resource ids and of the service's request paths, which are never secret; pass it as a plain value",
-    }));
 }
 
 /**
@@ -185,7 +150,7 @@ function dailyLimitHint(err: unknown, now: number, where: Where): unknown {
 }
 
 /** Builds the provider of one scope, on the runtime it shares with the other kinds. */
-export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvider {
+export function commandProvider(scope: Scope, rt: ProviderRuntime): ConfiguredLifecycle {
   const describe = describeCommand(scope);
 
   /** Where the command of a checked bag lives (a guild command's names its guild), once per call. */
@@ -256,7 +221,7 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvi
     return problems.map((reason) => ({ property: "name", reason }));
   }
 
-  const provider: CommandProvider = {
+  const provider: ConfiguredLifecycle = {
     async configure(req) {
       rt.configure(req.config);
     },
@@ -274,14 +239,8 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): CommandProvi
       if (scope === "guild" && (inputs["guildId"] === undefined || inputs["guildId"] === "")) {
         failures.push({ property: "guildId", reason: "guildId: a guild command needs a guildId" });
       }
-      for (const key of ["applicationId", "guildId"]) {
-        const v = inputs[key];
-        if (v !== undefined && v !== UNKNOWN && !isSnowflake(v)) {
-          failures.push({ property: key, reason: `${key}: must be a snowflake (a decimal id)` });
-        }
-      }
       const secrecy = secrecyOf(inputs);
-      failures.push(...secretIdFailures(secrecy, ["applicationId", "guildId"]));
+      failures.push(...idFailures(inputs, secrecy, ["applicationId", "guildId"], false));
       const args = validateArgs(commandArgs(inputs), scope, secrecy);
       failures.push(...args.failures);
       await rt.warnings.forResource(describe(inputs, undefined), args.warnings);

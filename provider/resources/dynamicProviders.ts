@@ -14,7 +14,7 @@
  * the program and hands it over in the hidden input `CLAIMANT_KEY` (propertyBags.ts);
  * `check` takes it out of the inputs it returns, so the state never holds it.
  */
-import type { CheckFailure } from "./commandLifecycle";
+import type { CheckFailure } from "./lifecycle";
 import { commandProvider } from "./commandLifecycle";
 import { ENGINE_FAILURE_PROPERTY } from "./engineErrors";
 import type { Bag } from "./propertyBags";

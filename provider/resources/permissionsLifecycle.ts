@@ -11,14 +11,14 @@ import type { WirePermission } from "../client";
 import { ServiceApiError } from "../client";
 import {
   canonicalPermissions,
-  isSnowflake,
   PERMISSIONS_REPLACE_KEYS,
   permissionsEqual,
   ServiceErrorCode,
   validatePermissions,
 } from "../schema";
-import type { CheckFailure } from "./commandLifecycle";
-import { failure, secretIdFailures } from "./commandLifecycle";
+import { failure } from "./commandLifecycle";
+import type { CheckFailure } from "./lifecycle";
+import { idFailures } from "./lifecycle";
 import { forEngine } from "./engineErrors";
 import type { ProviderRuntime, Where } from "./runtime";
 import type { StackConfig } from "./settings";
@@ -136,15 +136,8 @@ export function permissionsProvider(rt: ProviderRuntime) {
     async check(_olds: Bag, news: Bag): Promise<{ inputs: Bag; failures: CheckFailure[] }> {
       const inputs = rt.withApplication(news);
       const failures: CheckFailure[] = [];
-      for (const key of PERMISSIONS_REPLACE_KEYS) {
-        const v = inputs[key];
-        if (v === UNKNOWN) continue;
-        if (!isSnowflake(v)) {
-          failures.push({ property: key, reason: `${key}: must be a snowflake (a decimal id)` });
-        }
-      }
       const secrecy = secrecyOf(inputs);
-      failures.push(...secretIdFailures(secrecy, PERMISSIONS_REPLACE_KEYS));
+      failures.push(...idFailures(inputs, secrecy, PERMISSIONS_REPLACE_KEYS, true));
       const permissions = inputs["permissions"] ?? [];
       if (unknownPaths(permissions).length === 0) {
         const body = { permissions: withoutUnknowns(permissions) };

@@ -14,7 +14,7 @@ import {
   shownPath,
   validateSdkCommand,
 } from "../schema";
-import type { CheckFailure } from "./commandLifecycle";
+import type { CheckFailure } from "./lifecycle";
 import { commandKey } from "./commandKeys";
 import type { Bag } from "./propertyBags";
 import { secrecyOf, secretValue, UNKNOWN, unknownPaths, withoutUnknowns } from "./propertyBags";

@@ -30,8 +30,9 @@ import {
   Secrecy,
   wireToSdk,
 } from "../schema";
-import type { CheckFailure } from "./commandLifecycle";
-import { inputsFromLive, secretIdFailures } from "./commandLifecycle";
+import { inputsFromLive } from "./commandLifecycle";
+import type { CheckFailure, ConfiguredLifecycle } from "./lifecycle";
+import { idFailures } from "./lifecycle";
 import type { DescribeResource } from "./engineErrors";
 import { forEngine } from "./engineErrors";
 import type { Bag } from "./propertyBags";
@@ -46,7 +47,6 @@ import {
   unknownPaths,
 } from "./propertyBags";
 import type { ProviderRuntime } from "./runtime";
-import type { StackConfig } from "./settings";
 import { sameIdentity } from "./scopeOverwrite";
 import { planScopeWrite } from "./scopeWritePlan";
 import { commandPath, definitionFailures, keyIsSecret, markedIds } from "./scopeCommandDefinitions";
@@ -90,28 +90,8 @@ export function parseScopeResourceId(
   return { applicationId, guildId: where === "global" ? undefined : where };
 }
 
-export interface ScopeCommandsProvider {
-  configure(req: { config: StackConfig }): Promise<void>;
-  check(olds: Bag, news: Bag): Promise<{ inputs: Bag; failures: CheckFailure[] }>;
-  diff(
-    id: string,
-    olds: Bag,
-    news: Bag,
-  ): Promise<{
-    changes: boolean;
-    replaces: string[];
-    deleteBeforeReplace: boolean;
-    detailedDiff?: Record<string, "add" | "update" | "delete">;
-  }>;
-  create(inputs: Bag): Promise<{ id: string; outs: Bag }>;
-  /** `props` empty: an import (the plugin's Read with no properties). */
-  read(id: string, props: Bag): Promise<{ id: string; props?: Bag; inputs?: Bag }>;
-  update(id: string, olds: Bag, news: Bag): Promise<{ outs: Bag }>;
-  delete(id: string, props: Bag): Promise<void>;
-}
-
 /** Builds the provider of `ScopeCommands`, on the runtime it shares with the other kinds. */
-export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvider {
+export function scopeCommandsProvider(rt: ProviderRuntime): ConfiguredLifecycle {
   function outputs(inputs: Bag, applicationId: string, ids: Record<string, string>): Bag {
     return {
       ...omit(inputs, [DYNAMIC_PROVIDER_KEY]),
@@ -165,7 +145,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
     return failures;
   }
 
-  const provider: ScopeCommandsProvider = {
+  const provider: ConfiguredLifecycle = {
     async configure(req) {
       rt.configure(req.config);
     },
@@ -182,14 +162,8 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ScopeCommandsProvide
             "applicationId: no application id: set it on the resource or the provider's applicationId",
         });
       }
-      for (const key of ["applicationId", "guildId"]) {
-        const v = inputs[key];
-        if (v !== undefined && v !== UNKNOWN && !isSnowflake(v)) {
-          failures.push({ property: key, reason: `${key}: must be a snowflake (a decimal id)` });
-        }
-      }
       const secrecy = secrecyOf(inputs);
-      failures.push(...secretIdFailures(secrecy, ["applicationId", "guildId"]));
+      failures.push(...idFailures(inputs, secrecy, ["applicationId", "guildId"], false));
       const commands = inputs["commands"];
       if (commands === UNKNOWN) return { inputs, failures };
       if (!isRecord(commands)) {
