@@ -16,7 +16,6 @@ export {
   EntryPointHandler,
   IntegrationType,
   InteractionContextType,
-  isSnowflake,
   OptionType,
   PermissionType,
   CANONICAL_COMMAND_FIELDS,
@@ -36,4 +35,4 @@ export {
   SNOWFLAKE_PATTERN,
   snowflakeTime,
 } from "../provider/schema";
-export type { CanonicalCommand, CommandField, FieldSpec, Scope } from "../provider/schema";
+export type { CanonicalCommand, CommandField, FieldSpec } from "../provider/schema";

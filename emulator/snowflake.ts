@@ -5,7 +5,7 @@
  */
 import { SERVICE_EPOCH_MS, SNOWFLAKE_PATTERN } from "./schema";
 
-export { SERVICE_EPOCH_MS, snowflakeTime } from "./schema";
+export { snowflakeTime } from "./schema";
 
 const EPOCH = BigInt(SERVICE_EPOCH_MS);
 

@@ -29,18 +29,18 @@ import {
 import type { Toolchain } from "./toolchain";
 import { cliVersion } from "./toolchain";
 
-export const RANGE_ENDS = ["oldest", "newest"] as const;
+const RANGE_ENDS = ["oldest", "newest"] as const;
 export type RangeEnd = (typeof RANGE_ENDS)[number];
 
 /** The versions at one end of the range: the CLI's and each SDK's. */
-export interface RangeVersions {
+interface RangeVersions {
   readonly cli: string;
   readonly nodejs: string;
   readonly python: string;
 }
 
 /** The range's ends, from provider/testedRange.ts (which the package reads too). */
-export function declaredRange(): Record<RangeEnd, RangeVersions> {
+function declaredRange(): Record<RangeEnd, RangeVersions> {
   return TESTED_RANGE;
 }
 
@@ -262,7 +262,7 @@ export async function ensureRangeToolchains(
 }
 
 /** One end of the range: its CLI, Node.js SDK and venv, each when missing. */
-export async function ensureRangeEnd(
+async function ensureRangeEnd(
   go: string,
   end: RangeEnd,
   pinned: Toolchain,
