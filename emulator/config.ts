@@ -70,7 +70,7 @@ export const ApplicationConfig = z.strictObject({
   /**
    * Where interactions are delivered (an HTTP(S) URL). Taken as is from the config (the
    * handler may start after the emulator); set at run time through the control API, it
-   * is verified as the service verifies it (emulator/interactions/endpoint.ts).
+   * is verified as the service verifies it (verifyEndpoint, emulator/interactions/delivery.ts).
    */
   interactionsEndpointUrl: z.url({ protocol: /^https?$/ }).optional(),
   /**

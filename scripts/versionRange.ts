@@ -3,7 +3,7 @@
  * runs on, the oldest and the newest end of the range that package.json declares, each
  * with its CLI (built from `toolchain/pulumi-<end>` into the cache as the pinned one is),
  * its Node.js SDK (installed from npm into the cache) and its Python SDK (a venv of its
- * own), for the engine smoke (test/engine/version-range.test.ts). The language hosts are
+ * own), for the engine smoke (test/engine/version-range-*.test.ts). The language hosts are
  * the pinned ones (they are older than every CLI of the range, a supported pairing), hard
  * linked beside each CLI with the Python exec script of that CLI's release.
  *
