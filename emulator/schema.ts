@@ -33,6 +33,5 @@ export {
   SERVICE_EPOCH_MS,
   ServiceErrorCode,
   SNOWFLAKE_PATTERN,
-  snowflakeTime,
 } from "../provider/schema";
 export type { CanonicalCommand, CommandField, FieldSpec } from "../provider/schema";
