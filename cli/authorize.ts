@@ -26,7 +26,7 @@ import { readStackConfig, setStackConfig } from "./stackConfig";
 import type { TokenReply } from "./tokenExchange";
 import { exchangeCode } from "./tokenExchange";
 
-export interface AuthorizeIo {
+interface AuthorizeIo {
   readonly stdout: NodeJS.WritableStream;
   readonly stderr: NodeJS.WritableStream;
   readonly env: NodeJS.ProcessEnv;

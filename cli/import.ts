@@ -36,7 +36,7 @@ The service and credentials come from the provider's environment variables:
 DISCORD_API_URL, DISCORD_BOT_TOKEN (or DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET),
 DISCORD_BEARER_TOKEN. The program is printed on stdout; notes go to stderr.`;
 
-export interface ImportArgs {
+interface ImportArgs {
   readonly global: boolean;
   readonly guilds: readonly string[];
   readonly permissions: boolean;

@@ -47,7 +47,7 @@ export interface ImportSource {
   readonly protect?: boolean;
 }
 
-export interface CommandDeclaration {
+interface CommandDeclaration {
   /** The Pulumi resource name (the URN's last part): readable and unique. */
   readonly resourceName: string;
   /** The program's variable for it. */
@@ -61,7 +61,7 @@ export interface CommandDeclaration {
   readonly problems: readonly string[];
 }
 
-export interface PermissionsDeclaration {
+interface PermissionsDeclaration {
   readonly resourceName: string;
   readonly guildId: string;
   /** A command's id, or the application id for the app-wide defaults. */

@@ -9,7 +9,7 @@ import * as http from "node:http";
 import * as path from "node:path";
 
 /** A server listening on 127.0.0.1, and the redirect URI that reaches it. */
-export interface LoopbackServer {
+interface LoopbackServer {
   readonly server: http.Server;
   readonly redirectUri: string;
 }

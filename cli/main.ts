@@ -31,7 +31,7 @@ ${Object.entries(SUBCOMMANDS)
 
 Run \`discord-commands <subcommand> --help\` for its options.`;
 
-export async function main(argv: readonly string[]): Promise<void> {
+async function main(argv: readonly string[]): Promise<void> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     process.stdout.write(`${USAGE}\n`);

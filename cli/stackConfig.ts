@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 
 /** The project folder and the stack (undefined: the selected one). */
-export interface StackTarget {
+interface StackTarget {
   readonly cwd: string;
   readonly stack: string | undefined;
 }

@@ -26,7 +26,7 @@ export function projectFile(cwd: string): string | undefined {
  * any YAML form) and whether its `packages:` block names the plugin. A file that is not
  * YAML says neither (the CLI reports it when it runs the project).
  */
-export function projectDoor(project: string): {
+function projectDoor(project: string): {
   runtime: string | undefined;
   pluginPackage: boolean;
 } {

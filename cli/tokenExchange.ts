@@ -17,7 +17,7 @@ export interface OAuthClient {
 }
 
 /** The redirect's code, and what the token endpoint checks it against. */
-export interface AuthorizationGrant {
+interface AuthorizationGrant {
   readonly code: string;
   readonly redirectUri: string;
   readonly codeVerifier: string;
@@ -46,7 +46,7 @@ class TokenExchangeError extends Error {
  * `invalid_client`): a confidential application (every one by default, the emulator's
  * included) must send its client secret, and the one sent must be the application's.
  */
-export function invalidClientFix(
+function invalidClientFix(
   ns: ConfigNamespace,
   clientId: string,
   secret: ClientSecretSource,

@@ -10,7 +10,7 @@ import type { CanonicalCommand, CommandField } from "./schema";
 import { canonicalCommand, COMMAND_FIELDS, diffCommandFields, neutralValue } from "./schema";
 
 /** The identity of a stored command: what the service assigns. */
-export interface CommandIdentity {
+interface CommandIdentity {
   readonly id: string;
   readonly application_id: string;
   readonly guild_id?: string;

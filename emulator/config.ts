@@ -70,7 +70,7 @@ export const ApplicationConfig = z.strictObject({
   /**
    * Where interactions are delivered (an HTTP(S) URL). Taken as is from the config (the
    * handler may start after the emulator); set at run time through the control API, it
-   * is verified as the service verifies it (emulator/interactions/endpoint.ts).
+   * is verified as the service verifies it (verifyEndpoint, emulator/interactions/delivery.ts).
    */
   interactionsEndpointUrl: z.url({ protocol: /^https?$/ }).optional(),
   /**
@@ -83,7 +83,7 @@ export const ApplicationConfig = z.strictObject({
     .optional(),
 });
 
-export const AccessTokenConfig = z.strictObject({
+const AccessTokenConfig = z.strictObject({
   token: z.string().min(1),
   scopes: z.array(z.string()).default([]),
   /** The application the user authorized with this token; any when absent. */
@@ -100,14 +100,14 @@ export const UserConfig = z.strictObject({
   ageVerified: z.boolean().default(false),
 });
 
-export const RoleConfig = z.strictObject({
+const RoleConfig = z.strictObject({
   id: snowflake,
   name: z.string().default("role"),
   permissions: permissionBits.default("0"),
 });
 
 /** A channel's permission overwrite: type 0 = role (the guild id = @everyone), 1 = member. */
-export const ChannelOverwriteConfig = z.strictObject({
+const ChannelOverwriteConfig = z.strictObject({
   id: snowflake,
   type: z.union([z.literal(0), z.literal(1)]),
   allow: permissionBits.default("0"),
@@ -126,7 +126,7 @@ export const ChannelConfig = z.strictObject({
   permissionOverwrites: z.array(ChannelOverwriteConfig).default([]),
 });
 
-export const MemberConfig = z.strictObject({
+const MemberConfig = z.strictObject({
   userId: snowflake,
   roles: z.array(snowflake).default([]),
   /** Extra permission bits granted directly (on top of @everyone and the roles). */
@@ -238,7 +238,7 @@ export type ChannelConfig = z.infer<typeof ChannelConfig>;
  * bits. A configured guild's @everyone has the bits its `roles` entry gives it (none
  * when the guild id is not listed there).
  */
-export const DEFAULT_EVERYONE_PERMISSIONS =
+const DEFAULT_EVERYONE_PERMISSIONS =
   PermissionFlags.CREATE_INSTANT_INVITE |
   PermissionFlags.ADD_REACTIONS |
   PermissionFlags.VIEW_CHANNEL |

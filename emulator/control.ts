@@ -11,7 +11,8 @@
  * | POST   /__emulator/reset                                  | state, log, interactions, faults, limits|
  * | GET    /__emulator/log, DELETE /__emulator/log            | request log (and counters) / reset     |
  * | GET    /__emulator/counters                               | counts by method, route, status; writes|
- * | GET/PUT/DELETE /__emulator/faults                         | fault plan `{seed, rules}`             |
+ * | GET/PUT/POST/DELETE /__emulator/faults                    | fault plan `{seed, rules}` (POST = PUT)|
+ * | GET    /__emulator/commands                               | every command, as the service shows it |
  * | PATCH  /__emulator/commands/{id}                          | drift: set fields, no validation       |
  * | DELETE /__emulator/commands/{id}                          | drift: delete a command                |
  * | PUT    /__emulator/permissions/{app}/{guild}/{target}     | drift: set overwrites `{permissions}`  |

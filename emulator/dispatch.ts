@@ -27,12 +27,12 @@ const CONTROL_PREFIX = "/__emulator";
  * The readiness probe for CI jobs: answered whenever the server listens, even with the
  * control API off (it tells nothing but "up"), never logged or rate limited.
  */
-export const HEALTH_PATH = `${CONTROL_PREFIX}/health`;
+const HEALTH_PATH = `${CONTROL_PREFIX}/health`;
 
 /** Statuses the service counts toward the invalid-request ban. */
 const INVALID_STATUSES: ReadonlySet<number> = new Set([401, 403, 429]);
 
-export interface DispatchParts {
+interface DispatchParts {
   readonly api: ApiPipeline;
   /** Undefined when the control API is not served (its paths are then plain 404s). */
   readonly control: EmulatorControl | undefined;

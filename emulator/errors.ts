@@ -6,7 +6,7 @@
 import { STATUS_CODES } from "node:http";
 import { ServiceErrorCode } from "./schema";
 
-export interface ErrorBody {
+interface ErrorBody {
   code: ServiceErrorCode;
   message: string;
   errors?: Record<string, unknown>;

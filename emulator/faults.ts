@@ -40,7 +40,7 @@ export const FaultAction = z.discriminatedUnion("type", [
 ]);
 export type FaultAction = z.infer<typeof FaultAction>;
 
-export const FaultRule = z
+const FaultRule = z
   .strictObject({
     /** Only these routes (names from provider/routes.ts). */
     route: z.union([z.enum(routeNames), z.array(z.enum(routeNames))]).optional(),
@@ -62,7 +62,7 @@ export const FaultRule = z
 export type FaultRuleInput = z.input<typeof FaultRule>;
 type FaultRuleParsed = z.infer<typeof FaultRule>;
 
-export const FaultPlan = z.strictObject({
+const FaultPlan = z.strictObject({
   seed: z.number().int().default(1),
   rules: z.array(FaultRule).max(100),
 });

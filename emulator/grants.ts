@@ -5,7 +5,7 @@
  */
 import type { PersistedState } from "./stateFile";
 
-export interface IssuedToken {
+interface IssuedToken {
   readonly token: string;
   readonly applicationId: string;
   readonly scopes: readonly string[];
@@ -36,7 +36,7 @@ export interface AuthorizationCode {
 }
 
 /** A refresh token of an authorization; spent when rotated. */
-export interface RefreshToken {
+interface RefreshToken {
   readonly token: string;
   readonly grantId: string;
   readonly applicationId: string;
@@ -50,7 +50,7 @@ export interface RefreshToken {
 }
 
 /** The grants' part of the state file. */
-export type PersistedGrants = Pick<PersistedState, "tokens" | "codes" | "refreshTokens">;
+type PersistedGrants = Pick<PersistedState, "tokens" | "codes" | "refreshTokens">;
 
 export class Grants {
   private tokens = new Map<string, IssuedToken>();

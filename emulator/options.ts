@@ -1,6 +1,7 @@
 /**
  * `startEmulator`'s options, and what they resolve to together with the configuration:
- * the configuration itself, the rate limits in force and whether the control API is served.
+ * the configuration itself, the rate limits in force, the Host names answered, and whether
+ * the control API and the page are served.
  */
 import fs from "node:fs";
 import type { EmulatorConfigInput, RateLimitConfig, ResolvedConfig } from "./config";

@@ -27,7 +27,7 @@ const OAUTH2_ROUTES: ReadonlySet<RouteName> = new Set([
   "oauth2CurrentAuthorization",
 ]);
 
-export interface ApiRequest {
+interface ApiRequest {
   readonly method: string;
   readonly pathname: string;
   readonly query: URLSearchParams;
@@ -37,13 +37,13 @@ export interface ApiRequest {
   readonly body: BodyRead;
 }
 
-export interface Served {
+interface Served {
   readonly outcome: Outcome;
   /** The matched route (for the log); null when the request never reached one. */
   readonly route: RouteName | null;
 }
 
-export interface PipelineParts {
+interface PipelineParts {
   readonly store: Store;
   /** Read at each stage that limits: the control API switches limits at run time. */
   readonly limits: RateLimitSwitch;

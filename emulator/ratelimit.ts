@@ -18,7 +18,7 @@ import type { RateLimitConfig } from "./config";
 
 import { ServiceErrorCode } from "./schema";
 
-export type RateLimitScope = "user" | "global" | "shared";
+type RateLimitScope = "user" | "global" | "shared";
 
 export interface RateLimited {
   readonly retryAfterMs: number;
@@ -31,7 +31,7 @@ interface Window {
   count: number;
 }
 
-export interface BucketResult {
+interface BucketResult {
   readonly headers: Record<string, string>;
   readonly limited?: RateLimited;
 }
@@ -159,6 +159,6 @@ export class RateLimitEnforcer {
 }
 
 /** An opaque, stable hash naming a route bucket (like the service's bucket ids). */
-export function bucketHash(bucket: string): string {
+function bucketHash(bucket: string): string {
   return createHash("sha1").update(`emulator:${bucket}`).digest("hex").slice(0, 32);
 }

@@ -18,7 +18,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { BlockList, isIP } from "node:net";
 
-export interface Refusal {
+interface Refusal {
   readonly status: number;
   readonly message: string;
 }
@@ -34,7 +34,7 @@ const LOOPBACK_NAMES: ReadonlySet<string> = new Set(["localhost", "localhost."])
 const HOST_SYNTAX = /^(?:\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::\d{1,5})?$/i;
 
 /** A peer address (`req.socket.remoteAddress`) on loopback, IPv4-mapped included. */
-export function loopbackAddress(address: string | undefined): boolean {
+function loopbackAddress(address: string | undefined): boolean {
   if (address === undefined) return false;
   const family = isIP(address);
   if (family === 0) return false;
@@ -146,7 +146,7 @@ export function hostAllowList(listenHost: string, allowedHosts: readonly string[
 }
 
 /** A Host header the guard answers: a loopback name, a listed one or the listen address. */
-export function allowedHostName(host: string | undefined, allowList: HostAllowList): boolean {
+function allowedHostName(host: string | undefined, allowList: HostAllowList): boolean {
   if (loopbackHostName(host)) return true;
   const hostname = hostUrl(host)?.hostname;
   if (hostname === undefined) return false;

@@ -1,6 +1,7 @@
 /**
  * Responses: what a pipeline stage decided (`Outcome`) and how it is written. Every
- * body is JSON in the service's shapes (a 204 has none), but for the consent page's HTML.
+ * body is JSON in the service's shapes (a 204 has none), but for the HTML of the page at `/`
+ * and of the consent page.
  */
 import type { ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";

@@ -16,7 +16,6 @@ export {
   EntryPointHandler,
   IntegrationType,
   InteractionContextType,
-  isSnowflake,
   OptionType,
   PermissionType,
   CANONICAL_COMMAND_FIELDS,
@@ -34,6 +33,5 @@ export {
   SERVICE_EPOCH_MS,
   ServiceErrorCode,
   SNOWFLAKE_PATTERN,
-  snowflakeTime,
 } from "../provider/schema";
-export type { CanonicalCommand, CommandField, FieldSpec, Scope } from "../provider/schema";
+export type { CanonicalCommand, CommandField, FieldSpec } from "../provider/schema";

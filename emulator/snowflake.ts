@@ -5,8 +5,6 @@
  */
 import { SERVICE_EPOCH_MS, SNOWFLAKE_PATTERN } from "./schema";
 
-export { SERVICE_EPOCH_MS, snowflakeTime } from "./schema";
-
 const EPOCH = BigInt(SERVICE_EPOCH_MS);
 
 export class SnowflakeGenerator {
@@ -34,11 +32,4 @@ export class SnowflakeGenerator {
     const value = BigInt(id);
     if (value > this.last) this.last = value;
   }
-}
-
-/** Compares two snowflakes numerically (negative when a < b). */
-export function compareSnowflakes(a: string, b: string): number {
-  const x = BigInt(a);
-  const y = BigInt(b);
-  return x < y ? -1 : x > y ? 1 : 0;
 }

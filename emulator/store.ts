@@ -37,7 +37,7 @@ export interface StoredPermissions {
   readonly permissions: readonly StoredPermission[];
 }
 
-export const LAUNCH_COMMAND = {
+const LAUNCH_COMMAND = {
   name: "Launch",
   description: "Launch an activity",
   handler: 2,

@@ -9,7 +9,7 @@ import { PermissionFlags } from "./schema";
 
 export type Application = ApplicationConfig & { clientId: string };
 
-export interface UserTokenMatch {
+interface UserTokenMatch {
   readonly user: UserConfig;
   readonly scopes: readonly string[];
   readonly applicationId: string | undefined;

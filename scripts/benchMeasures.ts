@@ -7,7 +7,7 @@ import type { RunningEmulator } from "../emulator";
 import type { PulumiProgram } from "./pulumiProgram";
 
 /** Every CLI run is bounded; the whole bench is a few of them. */
-export const RUN_LIMIT_MS = 15 * 60_000;
+const RUN_LIMIT_MS = 15 * 60_000;
 
 export const UP = ["up", "--yes", "--non-interactive", "--skip-preview"];
 
@@ -31,7 +31,7 @@ export async function timed(
   return { seconds, stdout: res.stdout };
 }
 
-export interface Figures {
+interface Figures {
   requests: number;
   writes: number;
   limited: number;

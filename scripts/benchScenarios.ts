@@ -31,7 +31,7 @@ export function linkPackage(prog: PulumiProgram): void {
 }
 
 /** A commands program with its stack configured against `emu`. */
-export async function commandsStack(
+async function commandsStack(
   emu: RunningEmulator,
   name: string,
   extraConfig: Record<string, string> = {},

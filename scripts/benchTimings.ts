@@ -14,7 +14,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import type { TimingLine } from "../provider/resources/timingLog";
 
-export type Role = "engine" | "language host" | "program" | "provider";
+type Role = "engine" | "language host" | "program" | "provider";
 
 const ROLES: readonly [Role, RegExp][] = [
   [
@@ -26,7 +26,7 @@ const ROLES: readonly [Role, RegExp][] = [
   ["engine", /^(\S*\/)?pulumi\s/],
 ];
 
-export interface RoleFigures {
+interface RoleFigures {
   /** CPU seconds of every process of the role (as last sampled). */
   cpuS: number;
   peakRssMb: number;
@@ -117,7 +117,7 @@ export function processSampler(): { stop: () => Record<Role, RoleFigures> } {
   };
 }
 
-export interface ProgramTimes {
+interface ProgramTimes {
   ranAt: number | undefined;
   exitedAt: number | undefined;
 }
@@ -134,7 +134,7 @@ export function readProgramLog(file: string): ProgramTimes {
   return times;
 }
 
-export interface ProviderTimes {
+interface ProviderTimes {
   firstCallAt: number | undefined;
   lastCallEnd: number | undefined;
   /** The time at least one provider call ran (overlapping calls counted once). */

@@ -23,7 +23,7 @@ export const SCHEMA_FILE = path.join(PROJECT_ROOT, "plugin", "schema.json");
 export const REFERENCE_FILE = path.join(PROJECT_ROOT, "docs", "reference.md");
 export const SDKS_DIR = path.join(PROJECT_ROOT, "sdks");
 export const SDK_LANGUAGES = ["nodejs", "python", "go"] as const;
-export type SdkLanguage = (typeof SDK_LANGUAGES)[number];
+type SdkLanguage = (typeof SDK_LANGUAGES)[number];
 
 const GENERATED_BY =
   "Generated from provider/schema by `npm run generate` (scripts/generate-package.ts): do not edit.";
@@ -75,7 +75,7 @@ export async function renderReferenceFile(): Promise<string> {
   return formatted(renderReference(packageSchema(), GENERATED_BY), REFERENCE_FILE);
 }
 
-export interface GenSdkResult {
+interface GenSdkResult {
   readonly language: SdkLanguage;
   readonly seconds: number;
   /** What the CLI printed besides its closing line (diagnostics, warnings). */
@@ -139,7 +139,7 @@ export async function genSdk(
  * What installing or building an SDK from its folder leaves there (`pip install
  * sdks/python` builds in the folder; `tsc` writes `bin/`): not the generator's, git-ignored.
  */
-export const BUILD_OUTPUTS = /(^|\/)(build|bin|node_modules|__pycache__|[^/]+\.egg-info)$/;
+const BUILD_OUTPUTS = /(^|\/)(build|bin|node_modules|__pycache__|[^/]+\.egg-info)$/;
 
 /** Every file under `dir`, relative, sorted (`/` separators), build outputs left out. */
 export function listFiles(dir: string): string[] {

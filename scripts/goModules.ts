@@ -22,7 +22,7 @@ export function goModVersion(moduleDir: string, modulePath: string): string | un
   return m?.[1];
 }
 
-export interface GoBuild {
+interface GoBuild {
   readonly moduleDir: string;
   /** Main packages, each built into `outDir` under its command's name. */
   readonly pkgs: readonly string[];

@@ -18,7 +18,7 @@ export type OtherLanguage = (typeof OTHER_LANGUAGES)[number];
  * and the module whose version (in that go.mod) identifies a build. The Node.js, Python
  * and Go hosts share one module (one download and one compile of pkg/sdk v3.200.0).
  */
-export interface HostSpec {
+interface HostSpec {
   readonly binary: string;
   readonly moduleDir: string;
   readonly pkg: string;

@@ -30,7 +30,7 @@ import { buildPackage, PROJECT_ROOT, SetupError } from "./toolchain";
 
 export { pluginArchiveName, PLUGIN_PLATFORMS } from "./packagePlugin";
 
-export const ARTIFACTS_DIR = path.join(PROJECT_ROOT, "dist-packages");
+const ARTIFACTS_DIR = path.join(PROJECT_ROOT, "dist-packages");
 
 export interface Artifacts {
   readonly version: string;
@@ -134,7 +134,7 @@ function packNpmPackage(out: string, version: string, pluginServer: string): str
   });
 }
 
-export interface PackageSettings {
+interface PackageSettings {
   /** Where the engine downloads the plugin from (the schema's `pluginDownloadURL` otherwise). */
   readonly pluginServer?: string;
   readonly log?: (line: string) => void;

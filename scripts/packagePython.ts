@@ -24,7 +24,7 @@ export interface PythonMetadata {
   readonly readme: string;
 }
 
-export interface PythonDistributions {
+interface PythonDistributions {
   readonly wheel: string;
   readonly sdist: string;
   readonly metadata: PythonMetadata;
@@ -52,7 +52,7 @@ function text(values: Record<string, unknown>, key: string, where: string): stri
   return value;
 }
 
-export function readPythonMetadata(sdkDir: string, packageName: string): PythonMetadata {
+function readPythonMetadata(sdkDir: string, packageName: string): PythonMetadata {
   const file = path.join(sdkDir, "pyproject.toml");
   const toml = fs.readFileSync(file, "utf8");
   const project = tomlSection(toml, "project");
@@ -81,7 +81,7 @@ export function readPythonMetadata(sdkDir: string, packageName: string): PythonM
 }
 
 /** Core metadata (METADATA in a wheel, PKG-INFO in an sdist), version 2.1. */
-export function coreMetadata(m: PythonMetadata): string {
+function coreMetadata(m: PythonMetadata): string {
   const lines = [
     "Metadata-Version: 2.1",
     `Name: ${m.name}`,

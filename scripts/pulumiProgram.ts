@@ -18,7 +18,7 @@ import {
   toolchainPath,
 } from "./toolchain";
 
-export const WORK_ROOT = path.join(PROJECT_ROOT, ".work", "tests");
+const WORK_ROOT = path.join(PROJECT_ROOT, ".work", "tests");
 const PASSPHRASE = "test-passphrase-not-a-secret";
 
 /** A fresh scratch folder under `.work/tests`, removed by `cleanup()`. */
@@ -27,7 +27,7 @@ export function scratchDir(prefix: string): string {
   return fs.mkdtempSync(path.join(WORK_ROOT, `${prefix}-`));
 }
 
-export interface EngineOptions {
+interface EngineOptions {
   /**
    * Keep the CLI's automatic log (`$PULUMI_HOME/logs`, on unconditionally in the CLI
    * this project builds, 3.259; pulumi/pulumi#23731): every run writes the engine's verbose log, each property
@@ -39,7 +39,7 @@ export interface EngineOptions {
 }
 
 /** The `PULUMI_HOME` of the engine runs whose scratch root is `root`. */
-export function pulumiHome(root: string): string {
+function pulumiHome(root: string): string {
   return path.join(root, "pulumi-home");
 }
 

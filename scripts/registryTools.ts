@@ -21,12 +21,12 @@ import {
   withLock,
 } from "./setupCommon";
 
-export const REGISTRY_VENV = path.join(PROJECT_ROOT, ".work", "venv-registries");
+const REGISTRY_VENV = path.join(PROJECT_ROOT, ".work", "venv-registries");
 const REQUIREMENTS = toolchainDir("registries", "requirements.txt");
-export const ACTIONLINT_VERSION = "v1.7.12";
+const ACTIONLINT_VERSION = "v1.7.12";
 const ACTIONLINT_MODULE = "github.com/rhysd/actionlint/cmd/actionlint";
 
-export interface RegistryTools {
+interface RegistryTools {
   /** pypiserver's command. */
   readonly pypiServer: string;
   readonly actionlint: string;

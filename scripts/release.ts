@@ -43,7 +43,7 @@ function httpUrl(flag: string, value: string): string {
   return value;
 }
 
-export function parseSettings(argv: readonly string[]): ReleaseSettings {
+function parseSettings(argv: readonly string[]): ReleaseSettings {
   const pythonIndex = httpUrl("--python-index", required(argv, "--python-index"));
   const upload = flagValue(argv, "--python-upload");
   return {
@@ -67,7 +67,7 @@ async function refusals(targets: readonly Target[], version: string): Promise<st
   ];
 }
 
-export async function release(argv: readonly string[], log: (line: string) => void): Promise<void> {
+async function release(argv: readonly string[], log: (line: string) => void): Promise<void> {
   const settings = parseSettings(argv);
   const dryRun = argv.includes("--dry-run");
   const version = packageVersion();

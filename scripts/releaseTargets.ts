@@ -65,7 +65,7 @@ function npmTokenKey(registry: string): string {
   return `${withSlash(registry).replace(/^https?:/, "")}:_authToken`;
 }
 
-export function npmTarget(registry: string): Target {
+function npmTarget(registry: string): Target {
   const url = withSlash(registry);
   const token = process.env["NPM_TOKEN"];
   return {
@@ -139,7 +139,7 @@ function uploadForm(file: string, m: PythonMetadata): FormData {
   return form;
 }
 
-export function pythonTarget(index: string, upload: string): Target {
+function pythonTarget(index: string, upload: string): Target {
   const token = process.env["PYPI_TOKEN"];
   return {
     describe: `the wheel and sdist to the Python package index ${upload}`,
@@ -186,7 +186,7 @@ function present(dir: string, names: readonly string[]): string[] {
   return names.filter((name) => fs.existsSync(path.join(dir, name))).map((n) => path.join(dir, n));
 }
 
-export function goTarget(proxyDir: string): Target {
+function goTarget(proxyDir: string): Target {
   const versionFiles = (version: string): string[] =>
     ["zip", "mod", "info"].map(
       (ext) => `${escapeModulePath(SDK_NAMES.goModule)}/@v/v${version}.${ext}`,
@@ -212,7 +212,7 @@ export function pluginChecksumsName(version: string): string {
   return `pulumi-resource-${PACKAGE_NAME}-v${version}-SHA256SUMS`;
 }
 
-export function pluginTarget(pluginDir: string, pluginServer: string): Target {
+function pluginTarget(pluginDir: string, pluginServer: string): Target {
   const names = (version: string): string[] => [
     ...PLUGIN_PLATFORMS.map((p) => pluginArchiveName(version, p)),
     pluginChecksumsName(version),
@@ -281,7 +281,7 @@ function siteTree(folders: readonly string[]): string {
  * the plugin server serves (CI: GitHub Pages); what the release wrote there is committed
  * and pushed. Checked first: the checkout must be clean, so the commit holds the release.
  */
-export function siteTarget(folders: readonly string[], version: string): Target {
+function siteTarget(folders: readonly string[], version: string): Target {
   return {
     describe: `the folders' commit "Release v${version}", pushed from their checkout`,
     missingCredentials: () => undefined,

@@ -3,7 +3,7 @@
  * runs on, the oldest and the newest end of the range that package.json declares, each
  * with its CLI (built from `toolchain/pulumi-<end>` into the cache as the pinned one is),
  * its Node.js SDK (installed from npm into the cache) and its Python SDK (a venv of its
- * own), for the engine smoke (test/engine/version-range.test.ts). The language hosts are
+ * own), for the engine smoke (test/engine/version-range-*.test.ts). The language hosts are
  * the pinned ones (they are older than every CLI of the range, a supported pairing), hard
  * linked beside each CLI with the Python exec script of that CLI's release.
  *
@@ -29,18 +29,18 @@ import {
 import type { Toolchain } from "./toolchain";
 import { cliVersion } from "./toolchain";
 
-export const RANGE_ENDS = ["oldest", "newest"] as const;
+const RANGE_ENDS = ["oldest", "newest"] as const;
 export type RangeEnd = (typeof RANGE_ENDS)[number];
 
 /** The versions at one end of the range: the CLI's and each SDK's. */
-export interface RangeVersions {
+interface RangeVersions {
   readonly cli: string;
   readonly nodejs: string;
   readonly python: string;
 }
 
 /** The range's ends, from provider/testedRange.ts (which the package reads too). */
-export function declaredRange(): Record<RangeEnd, RangeVersions> {
+function declaredRange(): Record<RangeEnd, RangeVersions> {
   return TESTED_RANGE;
 }
 
@@ -262,7 +262,7 @@ export async function ensureRangeToolchains(
 }
 
 /** One end of the range: its CLI, Node.js SDK and venv, each when missing. */
-export async function ensureRangeEnd(
+async function ensureRangeEnd(
   go: string,
   end: RangeEnd,
   pinned: Toolchain,

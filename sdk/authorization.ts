@@ -88,7 +88,7 @@ export function createAuthorizationCodeVerifier(): AuthorizationCodeVerifier {
 }
 
 /** The default custom-scheme redirect of an application. */
-export function customSchemeRedirect(scheme: string): string {
+function customSchemeRedirect(scheme: string): string {
   return `${scheme}:/authorize/callback`;
 }
 

@@ -13,7 +13,6 @@ export type { CustomResourceOptions, ComponentResourceOptions } from "@pulumi/pu
 export { RunError } from "@pulumi/pulumi/errors";
 export { Config } from "@pulumi/pulumi/config";
 export { isDryRun } from "@pulumi/pulumi/runtime/settings";
-export * as log from "@pulumi/pulumi/log";
 
 import { RunError as SdkRunError } from "@pulumi/pulumi/errors";
 import { warn } from "@pulumi/pulumi/log";

@@ -1,7 +1,8 @@
 /**
- * The resource classes a Pulumi program declares: `GlobalCommand`, `GuildCommand` and
- * `GuildCommandPermissions`. Their argument types are derived from the schema's SDK
- * shape (`provider/schema/mapping.ts`), never written twice.
+ * The resource classes a Pulumi program declares: `GlobalCommand`, `GuildCommand`,
+ * `GuildCommandPermissions`, `ScopeCommands` and `UserAuthorization`. The commands'
+ * argument types are derived from the schema's SDK shape (`provider/schema/mapping.ts`),
+ * never written twice.
  */
 import * as pulumi from "./pulumi";
 import type { Scope, SdkCommandArgs, WirePermission } from "../provider/schema";

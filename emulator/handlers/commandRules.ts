@@ -1,6 +1,6 @@
 /**
  * The command rules that need state or the application's settings, beyond the body's
- * own (those are the shared schema's): the entry point needs Activities, discovery
+ * own (those are the emulator's, rules/): the entry point needs Activities, discovery
  * forbids nsfw, integration types must be the application's, the size of the result,
  * counts per type and scope (30032) and daily creates (30034), all from the one limits
  * table.

@@ -62,7 +62,7 @@ export function ignoredWarning(ignored: readonly string[]): Record<string, strin
   };
 }
 
-export interface ValidBody {
+interface ValidBody {
   readonly value: Json;
   /** Fields the service accepts here and drops (rules/command.ts, `ENDPOINT_FIELDS`). */
   readonly ignored: string[];

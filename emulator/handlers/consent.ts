@@ -19,13 +19,13 @@ import type { Store } from "../store";
 import type { HandlerResult } from "./context";
 
 /** Authorization codes expire 10 minutes after they are issued (RFC 6749 section 4.1.2). */
-export const CODE_TTL_MS = 10 * 60 * 1000;
+const CODE_TTL_MS = 10 * 60 * 1000;
 /** An unanswered consent page is good for as long as a code would be. */
 const PENDING_TTL_MS = CODE_TTL_MS;
 const MAX_PENDING = 1000;
 
 /** What a consent agrees to: an authorization request that passed every check. */
-export interface AuthorizationGrant {
+interface AuthorizationGrant {
   readonly applicationId: string;
   readonly userId: string;
   readonly scopes: readonly string[];
@@ -71,7 +71,7 @@ export function redirectTo(
 }
 
 /** Issues the authorization code of an agreed grant and redirects with it. */
-export function approve(store: Store, grant: AuthorizationGrant): HandlerResult {
+function approve(store: Store, grant: AuthorizationGrant): HandlerResult {
   const code: AuthorizationCode = {
     code: newToken(),
     grantId: newToken(),
@@ -88,7 +88,7 @@ export function approve(store: Store, grant: AuthorizationGrant): HandlerResult 
   return redirectTo(grant.redirectUri, { code: code.code }, grant.state);
 }
 
-export function deny(grant: AuthorizationGrant): HandlerResult {
+function deny(grant: AuthorizationGrant): HandlerResult {
   return redirectTo(
     grant.redirectUri,
     {

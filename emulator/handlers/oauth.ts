@@ -28,8 +28,6 @@ import type { Application } from "../world";
 import { consent, newToken, redirectTo } from "./consent";
 import type { HandlerResult, RequestContext } from "./context";
 
-export { CODE_TTL_MS } from "./consent";
-
 const GRANTABLE: readonly string[] = [Scopes.COMMANDS_UPDATE, Scopes.COMMANDS];
 
 /** RFC 7636 section 4.1: 43-128 characters of [A-Za-z0-9-._~]; S256 challenges are 43. */
@@ -41,7 +39,7 @@ function oauthError(status: number, error: string, description: string): Handler
 }
 
 /** base64url(SHA-256(verifier)): the S256 transform of RFC 7636 section 4.2. */
-export function s256(verifier: string): string {
+function s256(verifier: string): string {
   return createHash("sha256").update(verifier, "ascii").digest("base64url");
 }
 
@@ -113,7 +111,7 @@ function isLoopback(url: URL): boolean {
  * A redirect URI matches a registered one exactly; a loopback URI matches on any port
  * (RFC 8252 section 7.3: native apps listen on an ephemeral port).
  */
-export function redirectUriRegistered(app: Application, redirectUri: string): boolean {
+function redirectUriRegistered(app: Application, redirectUri: string): boolean {
   if (app.redirectUris.includes(redirectUri)) return true;
   let asked: URL;
   try {

@@ -19,7 +19,7 @@ import {
   OptionType,
 } from "../schema";
 
-export const CallbackType = {
+const CallbackType = {
   PONG: 1,
   CHANNEL_MESSAGE_WITH_SOURCE: 4,
   DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE: 5,

@@ -5,7 +5,7 @@
  */
 import type { InteractionResult } from "./outcome";
 
-export interface DeliveredInteraction {
+interface DeliveredInteraction {
   /** 1, 2, 3...: the order of the invocations. */
   readonly sequence: number;
   /** ISO time (emulator clock). */

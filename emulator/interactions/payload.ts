@@ -18,7 +18,7 @@ import type { Json } from "./objects";
 import { emptyResolved, memberObject, userObject, withoutEmpty } from "./objects";
 import { chatInputData } from "./optionValues";
 
-export const InteractionType = { PING: 1, APPLICATION_COMMAND: 2, AUTOCOMPLETE: 4 } as const;
+const InteractionType = { PING: 1, APPLICATION_COMMAND: 2, AUTOCOMPLETE: 4 } as const;
 
 /** `data.target_id` and `data.resolved` of a USER or MESSAGE command. */
 function targetData(input: Invocation): Json {

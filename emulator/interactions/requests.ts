@@ -9,7 +9,7 @@ import { COMMAND_TYPES, InteractionContextType, SNOWFLAKE_PATTERN } from "../sch
 const snowflake = z.string().regex(SNOWFLAKE_PATTERN, "a snowflake: a decimal string");
 
 /** An ATTACHMENT option's value: a file name, or a described file. */
-export const AttachmentValue = z.strictObject({
+const AttachmentValue = z.strictObject({
   filename: z.string().min(1),
   size: z.number().int().min(0).default(0),
   contentType: z.string().optional(),

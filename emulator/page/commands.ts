@@ -41,7 +41,7 @@ const TYPE_TITLES: Readonly<Record<number, string>> = {
   [CommandType.PRIMARY_ENTRY_POINT]: "Entry point (App Launcher)",
 };
 
-export interface LocalizedText {
+interface LocalizedText {
   readonly text: string;
   /** Where the text came from when a locale is chosen: its own value, a fallback, the default. */
   readonly source: "default" | "locale" | "fallback";
@@ -86,7 +86,7 @@ function localizedHtml(value: LocalizedText, locale: string | undefined): string
   return `${shown(value.text)}${note}`;
 }
 
-export function permissionNames(bits: string): string {
+function permissionNames(bits: string): string {
   let value: bigint;
   try {
     value = BigInt(bits);
@@ -141,7 +141,7 @@ function optionsTree(options: readonly StoredOption[], locale: string | undefine
 }
 
 /** The entries the picker offers: one per subcommand path, else the command itself. */
-export function pickerEntries(c: StoredCommand, locale: string | undefined): string[] {
+function pickerEntries(c: StoredCommand, locale: string | undefined): string[] {
   const base = localize(c.name, c.name_localizations, locale).text;
   if (c.type !== CommandType.CHAT_INPUT) return [base];
   const out: string[] = [];
@@ -180,7 +180,7 @@ function targetName(
   return user ? `${esc(user.username)} <span class="muted">(${esc(id)})</span>` : esc(id);
 }
 
-export function overwritesTable(store: Store, p: StoredPermissions): string {
+function overwritesTable(store: Store, p: StoredPermissions): string {
   const guild = store.guild(p.guild_id);
   const rows = p.permissions
     .map(
@@ -276,7 +276,7 @@ export function inPickerOrder(
   return keyed.map((k) => k.c);
 }
 
-export interface ScopeView {
+interface ScopeView {
   readonly app: Application;
   /** undefined = the global scope. */
   readonly guildId: string | undefined;

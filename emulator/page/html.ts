@@ -32,7 +32,7 @@ export function newNonce(): string {
 }
 
 /** The headers of every page: its own style and script only, not framed, not cached. */
-export function pageHeaders(nonce: string): Record<string, string> {
+function pageHeaders(nonce: string): Record<string, string> {
   return {
     "Content-Security-Policy": [
       "default-src 'none'",

@@ -12,7 +12,7 @@ import type { Application, Store } from "../store";
 import { inPickerOrder, localize, nameOf } from "./commands";
 import { esc } from "./html";
 
-export interface MemberQuery {
+interface MemberQuery {
   readonly guildId: string;
   readonly userId: string;
   readonly channelId: string;

@@ -16,7 +16,7 @@ import { formValue, renderMemberForm, renderMemberResult } from "./member";
 import type { Redactor } from "./redact";
 import { LOG_PAGE_SIZE, logPage } from "./requests";
 
-export interface PageParts {
+interface PageParts {
   readonly store: Store;
   readonly log: RequestLog;
   readonly interactions: InteractionService;
@@ -24,7 +24,7 @@ export interface PageParts {
 }
 
 /** The page's parameters, each checked against what exists (anything else: the default). */
-export interface PageQuery {
+interface PageQuery {
   readonly app: Application | undefined;
   /** undefined = global. */
   readonly guildId: string | undefined;
@@ -34,7 +34,7 @@ export interface PageQuery {
   readonly logPage: number;
 }
 
-export function readQuery(store: Store, query: URLSearchParams): PageQuery {
+function readQuery(store: Store, query: URLSearchParams): PageQuery {
   const apps = store.applications();
   const app = store.application(query.get("app") ?? "") ?? apps[0];
   const scope = query.get("scope") ?? "global";

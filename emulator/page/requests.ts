@@ -13,7 +13,7 @@ export const LOG_PAGE_SIZE = 50;
 const SCOPE_OF_PATH = /\/applications\/\d+\/(?:guilds\/(\d+)\/)?commands(?:\/|$)/;
 
 /** `global`, a guild id, or `other` (OAuth2, unknown paths, notes without a scope). */
-export function scopeOfPath(path: string): string {
+function scopeOfPath(path: string): string {
   const m = SCOPE_OF_PATH.exec(path);
   if (!m) return "other";
   return m[1] ?? "global";
@@ -23,7 +23,7 @@ function matchesScope(entry: RequestLogEntry, scope: string): boolean {
   return scope === "all" || scopeOfPath(entry.path) === scope;
 }
 
-export interface LogPage {
+interface LogPage {
   readonly rows: string[];
   readonly matching: number;
   readonly page: number;
@@ -32,7 +32,7 @@ export interface LogPage {
   readonly sequence: number;
 }
 
-export function logRow(entry: RequestLogEntry, sequence: number, redactor: Redactor): string {
+function logRow(entry: RequestLogEntry, sequence: number, redactor: Redactor): string {
   const statusClass = `status-${String(entry.status).charAt(0)}`;
   const notes = [entry.fault ? `fault ${entry.fault}` : "", entry.event ?? "", entry.warning ?? ""]
     .filter((x) => x !== "")

@@ -16,7 +16,7 @@ import { logSince } from "./requests";
 
 const MAX_FORM_BYTES = 16 * 1024;
 
-export interface PageRouterParts {
+interface PageRouterParts {
   readonly store: Store;
   readonly log: RequestLog;
   readonly interactions: InteractionService;

@@ -16,7 +16,7 @@ import { FieldCode, Issues, codePoints, describe, isObject } from "./issues";
 import { checkLocalizations, checkName, checkOptions } from "./options";
 
 type Json = Record<string, unknown>;
-export type Scope = "global" | "guild";
+type Scope = "global" | "guild";
 export type Mode = "create" | "edit" | "bulk";
 type Where = `${Scope}:${Mode}`;
 
@@ -58,7 +58,7 @@ const GLOBAL_ONLY = table(
   ["global:create", "global:edit", "global:bulk"],
   ["guild:create", "guild:edit", "guild:bulk"],
 );
-export const ENDPOINT_FIELDS: Readonly<Record<string, Partial<Record<Where, "keep" | "drop">>>> = {
+const ENDPOINT_FIELDS: Readonly<Record<string, Partial<Record<Where, "keep" | "drop">>>> = {
   id: table(
     ["global:bulk", "guild:bulk"],
     ["global:create", "global:edit", "guild:create", "guild:edit"],
@@ -81,14 +81,14 @@ export const ENDPOINT_FIELDS: Readonly<Record<string, Partial<Record<Where, "kee
   contexts: GLOBAL_ONLY,
 };
 
-export interface CommandRequestContext {
+interface CommandRequestContext {
   readonly scope: Scope;
   readonly mode: Mode;
   /** For edit: the type of the command being edited. */
   readonly existingType?: number;
 }
 
-export type CommandValidation =
+type CommandValidation =
   { ok: true; value: Json; ignored: string[] } | { ok: false; issues: Issue[] };
 
 function given(o: Json, key: string): boolean {

@@ -11,7 +11,7 @@ import { FieldCode, describe, isObject } from "./issues";
 
 type Json = Record<string, unknown>;
 
-export const OptionKind = {
+const OptionKind = {
   SUB_COMMAND: 1,
   SUB_COMMAND_GROUP: 2,
   STRING: 3,
@@ -95,7 +95,7 @@ interface Checked {
   readonly required: boolean;
 }
 
-export type Parent = "command" | "subcommand" | "group";
+type Parent = "command" | "subcommand" | "group";
 
 /**
  * An options array (spec: at most 25; required before optional; unique names; nesting one

@@ -9,14 +9,13 @@ import { ServiceLimits as L } from "./limits";
 import type { Issue } from "./issues";
 import { FieldCode, Issues, describe, isObject } from "./issues";
 
-export interface Overwrite {
+interface Overwrite {
   readonly id: string;
   readonly type: number;
   readonly permission: boolean;
 }
 
-export type PermissionsValidation =
-  { ok: true; value: Overwrite[] } | { ok: false; issues: Issue[] };
+type PermissionsValidation = { ok: true; value: Overwrite[] } | { ok: false; issues: Issue[] };
 
 const TYPES: readonly number[] = [1, 2, 3];
 

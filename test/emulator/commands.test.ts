@@ -1,8 +1,14 @@
 /** Conformance: endpoints 1-12 (commands), their status codes, bodies and rules. */
 import type { RunningEmulator } from "../../emulator";
-import { compareSnowflakes } from "../../emulator/snowflake";
 import type { Api } from "./helpers";
 import { arr, rec, slash, start, str } from "./helpers";
+
+/** Compares two snowflakes numerically (negative when a < b). */
+function compareSnowflakes(a: string, b: string): number {
+  const x = BigInt(a);
+  const y = BigInt(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
 
 let emu: RunningEmulator;
 let api: Api;

@@ -1,6 +1,7 @@
 /** Small units of the emulator: snowflakes, locales, and a read-then-write round trip. */
 import { parseAcceptLanguage, normalizeLocale, localizedValue } from "../../emulator/localize";
-import { SnowflakeGenerator, snowflakeTime } from "../../emulator/snowflake";
+import { SnowflakeGenerator } from "../../emulator/snowflake";
+import { snowflakeTime } from "../../provider/schema";
 import type { RunningEmulator } from "../../emulator";
 import type { Api } from "./helpers";
 import { rec, slash, start } from "./helpers";
