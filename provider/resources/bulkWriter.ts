@@ -45,7 +45,6 @@ import type { DeploymentClaims } from "./claims";
 import type { Clock } from "./clock";
 import type { ScopeCache } from "./scopeCache";
 import { scopeKey } from "./scopeCache";
-import { JsonLinesFile } from "./jsonLinesFile";
 import type { ScopeLocks } from "./scopeLocks";
 import type { IntendedCommand, PutResult } from "./scopeOverwrite";
 import { freshScope, putScope, restoreFields } from "./scopeOverwrite";
@@ -58,6 +57,8 @@ import { buildBatchList, CommandGoneError } from "./bulkBatchList";
 import type { ProviderSettings } from "./settings";
 import type { TimingLog } from "./timingLog";
 import { scopeKind } from "./scopeName";
+import type { BulkStats } from "./bulkRecord";
+import { BulkRecord } from "./bulkRecord";
 
 export type { BulkOperation };
 
@@ -90,16 +91,6 @@ interface ScopeQueue {
   tail: Promise<void>;
 }
 
-/** What the batches of this process looked like (for the bench and the tests). */
-export interface BulkStats {
-  batches: number;
-  operations: number;
-  /** Largest number of operations one PUT carried. */
-  largestBatch: number;
-  /** Largest time between the first and last arrival of one batch's operations, ms. */
-  largestArrivalSpreadMs: number;
-}
-
 /** What the bulk writer needs of the provider runtime. */
 export interface BulkRuntime {
   readonly client: CommandsApi;
@@ -120,10 +111,6 @@ interface PutBatch {
   readonly deletes: Pending[];
 }
 
-function emptyStats(): BulkStats {
-  return { batches: 0, operations: 0, largestBatch: 0, largestArrivalSpreadMs: 0 };
-}
-
 /** The bulk queues of one provider runtime: one per (application, scope). */
 export class BulkWriter {
   private readonly queues = new Map<string, ScopeQueue>();
@@ -139,18 +126,15 @@ export class BulkWriter {
    * slots held by other operations make it an underestimate, never more than the slots.
    */
   private mostHeld = 0;
-  private counts: BulkStats = emptyStats();
-  /** `DISCORD_BULK_LOG`, read at each batch. */
-  private readonly bulkLog = new JsonLinesFile(
-    "DISCORD_BULK_LOG",
-    () => process.env["DISCORD_BULK_LOG"],
-    "batches",
-  );
+  private readonly record: BulkRecord;
 
-  constructor(private readonly rt: BulkRuntime) {}
+  constructor(private readonly rt: BulkRuntime) {
+    this.record = new BulkRecord(rt.clock);
+  }
 
+  /** What the batches of this process looked like (for the bench and the tests). */
   stats(): BulkStats {
-    return { ...this.counts };
+    return this.record.stats();
   }
 
   /** Queues one operation for its scope's next bulk overwrite; resolves when that PUT is done. */
@@ -226,7 +210,7 @@ export class BulkWriter {
             this.inProgress.add(queue.key);
             this.takeOff(batch);
             if (batch.length > 0)
-              this.logBatch(queue, batch, this.rt.clock.now() - holdStart, "put");
+              this.recordBatch(queue, batch, this.rt.clock.now() - holdStart, "put");
           }
           return this.putBatch(queue, batch, write);
         },
@@ -324,7 +308,7 @@ export class BulkWriter {
    */
   private async runPosts(queue: ScopeQueue, batch: Pending[]): Promise<void> {
     const { applicationId, guildId } = queue;
-    this.logBatch(queue, batch, 0, "post");
+    this.recordBatch(queue, batch, 0, "post");
     // One-command writes: each under the scope's shared lock (never while a PUT is built).
     const results = await Promise.allSettled(
       batch.map((p) =>
@@ -372,7 +356,7 @@ export class BulkWriter {
         {
           elapsedMs: clock.now() - started,
           mine,
-          slots: Math.max(this.counts.largestBatch, this.mostHeld),
+          slots: Math.max(this.record.largestBatch, this.mostHeld),
           otherFirst: others.some(
             (q) =>
               this.inProgress.has(q.key) || (q.pending.length > mine && this.putWaitMs(q) <= 0),
@@ -398,31 +382,15 @@ export class BulkWriter {
     return Math.max(...routes.map((r) => rest.rateLimitWaitMs(r, params)));
   }
 
-  /** Counts a batch in the stats and, with `DISCORD_BULK_LOG` set, logs it. */
-  private logBatch(
+  /** A batch as it left, in the writer's record (bulkRecord.ts). */
+  private recordBatch(
     queue: ScopeQueue,
     batch: readonly Pending[],
     heldMs: number,
     via: "put" | "post",
   ): void {
-    const stats = this.counts;
-    stats.batches++;
-    stats.operations += batch.length;
-    stats.largestBatch = Math.max(stats.largestBatch, batch.length);
     const arrivals = batch.map((p) => p.arrivedAt);
-    const spreadMs = Math.max(...arrivals) - Math.min(...arrivals);
-    stats.largestArrivalSpreadMs = Math.max(stats.largestArrivalSpreadMs, spreadMs);
-    // One JSON line per batch (no ids, no credentials): how the window and the engine's
-    // parallel slots shape the batches (the bench reads it).
-    this.bulkLog.append({
-      scope: scopeKind(queue.guildId),
-      size: batch.length,
-      spreadMs,
-      via,
-      /** When the batch left (epoch ms), and how long it was held for the rate limit. */
-      at: this.rt.clock.now(),
-      heldMs,
-    });
+    this.record.batch(scopeKind(queue.guildId), arrivals, heldMs, via);
   }
 
   /**
