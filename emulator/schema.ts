@@ -1,5 +1,6 @@
 /**
- * The emulator's one door to the shared schema (provider/schema), for pure data only: the
+ * The emulator's door to the shared schema (provider/schema), for pure data only (two
+ * interaction modules also import its option type directly, as types): the
  * locale list, enums, snowflake helpers, permission bits, the service's error codes, the
  * field tables of the one normalizer (the canonical form the emulator stores and
  * presents) and the limits its interaction checks use. What a request must be to be

@@ -1,7 +1,7 @@
 /**
  * The command body on the wire (spec: "Application Command", "Body fields per write
- * endpoint") and its validator. Every rule lives here or in option.ts/names.ts/size.ts;
- * the SDK shape is validated by mapping it to this one (mapping.ts).
+ * endpoint") and its validator. Every rule lives here or in option.ts, names.ts, size.ts
+ * or snowflake.ts; the SDK shape is validated by mapping it to this one (mapping.ts).
  *
  * Choices written down here:
  * - PRIMARY_ENTRY_POINT: names follow the USER/MESSAGE rules (mixed case and spaces: the

@@ -61,7 +61,10 @@ export type Tolerance = "kept" | "ignored";
 export interface CommandFieldSpec<C = unknown> extends FieldSpec<C> {
   /** The write endpoints whose body accepts the field (spec: "Body fields per write endpoint"). */
   readonly acceptedIn: readonly Where[];
-  /** Endpoints outside `acceptedIn` where the service tolerates the field (emulator only). */
+  /**
+   * Endpoints outside `acceptedIn` where the service tolerates the field (read by the
+   * emulator's answers and by the bulk writer's `carriedIn`).
+   */
   readonly tolerated?: Readonly<Partial<Record<Where, Tolerance>>>;
   /**
    * What a PATCH sends when the program no longer declares the field (the service keeps

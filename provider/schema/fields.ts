@@ -6,7 +6,9 @@
  * when the program no longer declares it, in which scope the service keeps it, and how the
  * service presents it. Each table must name exactly the keys of its shape (checked by
  * the compiler through `satisfies`), so a field added to the service is added here once
- * and cannot slip out of validation, diff, drift, PATCH or the emulator.
+ * and cannot slip out of validation, diff, drift or PATCH. The emulator stores and presents
+ * it from these tables, but accepts it only once its own rules name it
+ * (emulator/rules/command.ts `ENDPOINT_FIELDS`).
  *
  * Users of these tables: endpointFields.ts (acceptance per endpoint), normalize.ts
  * (canonical form, field diff, PATCH body), mapping.ts (SDK keys, child levels), the
