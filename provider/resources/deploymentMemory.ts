@@ -9,6 +9,8 @@ import type { ReauthorizationRequiredError, RefreshRefusals, WireCommand } from 
 export class DeploymentMemory implements RefreshRefusals {
   /** Command ids that a create or update of this deployment returned. */
   private readonly writtenCommandIds = new Set<string>();
+  /** Command ids that this deployment's writes brought into being (no such id was live). */
+  private readonly newCommandIds = new Set<string>();
   /** Command ids whose permissions a create or update of this deployment wrote. */
   private readonly writtenPermissionIds = new Set<string>();
   /** Per (application, scope, type): names this deployment's creates and renames add. */
@@ -41,6 +43,19 @@ export class DeploymentMemory implements RefreshRefusals {
   /** True when a create or update of this deployment returned this command id. */
   isLiveCommand(id: string): boolean {
     return this.writtenCommandIds.has(id);
+  }
+
+  /** A command this deployment's write created: the id was not live before it. */
+  commandCreated(id: string): void {
+    this.newCommandIds.add(id);
+  }
+
+  /**
+   * True when this deployment created the command: it can have no permission overwrites
+   * yet, so its permissions are written without reading the guild's first.
+   */
+  isNewCommand(id: string): boolean {
+    return this.newCommandIds.has(id);
   }
 
   permissionsWritten(commandId: string): void {

@@ -23,7 +23,6 @@ import type { WireCommand } from "../client";
 import { ConfigurationError } from "../client";
 import {
   COMMAND_TYPE_NAMES,
-  CommandType,
   commandsPerScope,
   isRecord,
   isSnowflake,
@@ -43,11 +42,12 @@ import {
   PROGRAM_PROBLEMS_KEY,
   secrecyOf,
   takeHidden,
+  takeUpdating,
   UNKNOWN,
   unknownPaths,
 } from "./propertyBags";
 import type { ProviderRuntime } from "./runtime";
-import { sameIdentity } from "./scopeOverwrite";
+import { scopeCapProblems } from "./scopeCaps";
 import { planScopeWrite } from "./scopeWritePlan";
 import { commandPath, definitionFailures, keyIsSecret, markedIds } from "./scopeCommandDefinitions";
 import type { Change } from "./scopeCommandChanges";
@@ -114,35 +114,10 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ConfiguredLifecycle 
     }
     const defs = Object.values(definitions(inputs));
     const managed = new Set(Object.values(commandIds(olds)));
-    const unmanaged = live.filter(
-      (c) =>
-        !managed.has(c.id) &&
-        !defs.some((d) => sameIdentity(c as unknown as Bag, { type: d["type"], name: d["name"] })),
-    );
-    const failures: CheckFailure[] = [];
-    const scope = scopeKind(guildId);
-    for (const type of Object.values(CommandType)) {
-      const declared = defs.filter((d) => (d["type"] ?? CommandType.CHAT_INPUT) === type).length;
-      const others = unmanaged.filter((c) => c.type === type);
-      const limit = commandsPerScope(type, scope);
-      if (declared > 0 && declared + others.length > limit) {
-        failures.push({
-          property: WHOLE_SCOPE,
-          reason:
-            `commands: ${scopeName(applicationId, guildId)} would hold ${declared + others.length} ` +
-            `${COMMAND_TYPE_NAMES[type] ?? type} commands (the limit is ${limit}): ${declared} declared here and ` +
-            `${others.length} there already that this resource does not manage (` +
-            `${rt.claims.whoDeclares(
-              applicationId,
-              guildId,
-              type,
-              others.map((c) => c.name),
-            )}); ` +
-            "remove those or declare fewer",
-        });
-      }
-    }
-    return failures;
+    return scopeCapProblems(rt, applicationId, guildId, live, defs, managed).map((reason) => ({
+      property: WHOLE_SCOPE,
+      reason,
+    }));
   }
 
   const provider: ConfiguredLifecycle = {
@@ -151,7 +126,8 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ConfiguredLifecycle 
     },
 
     async check(olds, news) {
-      const { value: problems, rest } = takeHidden(news, PROGRAM_PROBLEMS_KEY);
+      const { updating, rest: visible } = takeUpdating(news);
+      const { value: problems, rest } = takeHidden(visible, PROGRAM_PROBLEMS_KEY);
       const inputs = rt.withApplication(rest);
       const failures: CheckFailure[] = [];
       if (problems !== undefined) failures.push({ property: WHOLE_SCOPE, reason: problems });
@@ -194,10 +170,13 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ConfiguredLifecycle 
         }
       }
       await rt.warnings.forResource(describeScope(inputs, undefined), warnings);
-      // The caps can only be passed by commands this check adds: a no-op preview reads nothing.
+      // The caps can only be passed by commands this check adds: a no-op preview reads
+      // nothing, and an update leaves them to its write (scopeCaps.ts), which reads the scope.
       const before = definitions(olds);
       const grows = Object.keys(commands).some((key) => before[key] === undefined);
-      if (failures.length === 0 && grows) failures.push(...(await capFailures(olds, inputs)));
+      if (failures.length === 0 && grows && !updating) {
+        failures.push(...(await capFailures(olds, inputs)));
+      }
       return { inputs, failures };
     },
 
