@@ -6,7 +6,7 @@
  * and so that the tests run both paths.
  *
  * - `structs`: the plugin decodes and encodes google.protobuf.Struct with its own coders
- *   (provider/plugin/plainStructs.ts) instead of google-protobuf's;
+ *   (provider/plainStructs.ts) instead of google-protobuf's;
  * - `compile-cache`: the plugin turns on Node's compile cache and writes it itself
  *   (plugin/index.js, provider/plugin/compileCache.ts; Node's own
  *   `NODE_DISABLE_COMPILE_CACHE=1` turns it off as well);

@@ -62,8 +62,8 @@ import {
   unwrapSecrets,
 } from "../resources/propertyBags";
 import { isRecord, Secrecy } from "../schema";
-import type { PlainObject, PlainValue } from "./plainStructs";
-import { plainStruct } from "./plainStructs";
+import type { PlainObject, PlainValue } from "../plainStructs";
+import { plainStruct } from "../plainStructs";
 import { PACKAGE } from "./resources";
 import type { Deps } from "./resourceMonitor";
 import {
