@@ -67,13 +67,16 @@ function damagedPlugin(pluginsDir: string, installedAs: string, damage: Damage):
   return dir;
 }
 
-/** The processes whose command line names something under `dir` (Linux's /proc). */
+/** The Node.js processes whose command line names something under `dir` (Linux's /proc). */
 function processesUnder(dir: string): string[] {
   const found: string[] = [];
   for (const pid of fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
     try {
-      const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
-      if (cmdline.includes(dir)) found.push(`${pid}: ${cmdline}`);
+      const argv = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+      const cmdline = argv.join(" ");
+      if (path.basename(argv[0] ?? "") === "node" && cmdline.includes(dir)) {
+        found.push(`${pid}: ${cmdline}`);
+      }
     } catch {
       // Gone meanwhile.
     }
