@@ -139,10 +139,14 @@ function runFaqBlock(block: string): Promise<Run> {
   return exec("bash", ["-c", block], prog.dir, { ...prog.env, PULUMI_SKIP_CONFIRMATIONS: "true" });
 }
 
-/** Every command fails on the damaged checkpoint with `failure`. */
-async function everyCommandFails(failure: string | RegExp): Promise<void> {
+/**
+ * Every command that reads the checkpoint fails on the damaged one with `failure`
+ * (`cancel` reads only the file's metadata: `withCancel`, it fails too).
+ */
+async function everyCommandFails(failure: string | RegExp, withCancel = true): Promise<void> {
+  const cancel = withCancel ? [["cancel", "--yes", "--non-interactive"]] : [];
   for (const args of [
-    ["cancel", "--yes", "--non-interactive"],
+    ...cancel,
     ["state", "repair", "--yes", "--non-interactive"],
     ["refresh", "--yes", "--non-interactive"],
     ["up", "--yes", "--non-interactive", "--skip-preview"],
@@ -185,6 +189,7 @@ new discord.GlobalCommand("pong", { name: "pong", description: "Pong the bot" })
   fs.truncateSync(state, Math.floor(fs.statSync(state).size / 2));
   await everyCommandFails(
     /failed to load checkpoint|unexpected end of JSON|could not deserialize/i,
+    false,
   );
 
   const recovered = await runFaqBlock(faqBlock("If `<stack>.json` itself is empty or cut short"));
