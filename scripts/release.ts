@@ -107,11 +107,15 @@ async function publishMissing(
     try {
       await target.publish(artifacts, holding, log);
     } catch (err) {
-      const now = await Promise.all(targets.map((t) => t.holding(artifacts)));
       const message = err instanceof Error ? err.message : String(err);
+      // Where each destination stands now (unknown if they cannot be asked either).
+      const now = await Promise.all(targets.map((t) => t.holding(artifacts))).then(
+        (current) => holdingLines(targets, current),
+        () => [],
+      );
       throw new ReleaseError(
         `release of ${artifacts.version} stopped: ${message}\n  ` +
-          `${holdingLines(targets, now).join("\n  ")}\n` +
+          `${now.join("\n  ")}\n` +
           `Run the same command again to publish what is missing` +
           ` (--from ${artifacts.dir}: the same build).`,
       );
