@@ -179,7 +179,7 @@ function snapshot(dir: string): Record<string, string> {
   );
 }
 
-test("the release published every artifact; a second release of the version is refused and changes nothing", async () => {
+test("the release published every artifact; a second release of the build has nothing to do and changes nothing", async () => {
   const plugins = path.join(site, "plugins");
   const archives = PLUGIN_PLATFORMS.map((p) => pluginArchiveName(VERSION, p));
   expect(fs.readdirSync(plugins).sort()).toEqual(
