@@ -253,6 +253,10 @@ function pythonTarget(index: string, upload: string): Target {
           method: "POST",
           headers: { authorization: `Basic ${auth}` },
           body: uploadForm(file, a.pythonMetadata),
+        }).catch((err: unknown) => {
+          // An index that refuses before it has read the upload may close the connection.
+          const cause = (err as Error).cause ?? err;
+          throw new ReleaseError(`uploading ${path.basename(file)} to ${upload}: ${String(cause)}`);
         });
         if (!res.ok) {
           const body = (await res.text())
