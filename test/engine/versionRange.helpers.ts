@@ -72,7 +72,8 @@ const BAD_OPTION = `
  * under the call's first name, CheckPulumiVersion).
  */
 const CLI_PROBES = `
-const { cliOutsideRange } = require("pulumi-discord-commands/dist/provider/cliVersion");
+// An internal module, by its file (the package's exports name only its entry points).
+const { cliOutsideRange } = require("./node_modules/pulumi-discord-commands/dist/provider/cliVersion.js");
 const engine = process.env.PULUMI_NODEJS_ENGINE;
 exports.cliInRange = cliOutsideRange(engine).then((line) => line ?? "none");
 exports.cliNewer = cliOutsideRange(engine, { oldest: "3.0.0", newest: "3.1.0" });
