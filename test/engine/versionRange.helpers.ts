@@ -79,7 +79,7 @@ exports.cliInRange = cliOutsideRange(engine).then((line) => line ?? "none");
 exports.cliNewer = cliOutsideRange(engine, { oldest: "3.0.0", newest: "3.1.0" });
 exports.cliOlder = cliOutsideRange(engine, { oldest: "4.0.0", newest: "4.1.0" });
 // Where the program codes Structs from plain values (provider/plainStructs.ts): "run".
-exports.structs = require("pulumi-discord-commands/dist/provider/plainStructs").plainStructsInstalled() ?? "none";
+exports.structs = require("./node_modules/pulumi-discord-commands/dist/provider/plainStructs.js").plainStructsInstalled() ?? "none";
 `;
 
 /** The warning a provider would give outside the tested range (cliVersion.ts). */
