@@ -12,7 +12,13 @@
  *    `up` from empty, a no-op `preview --refresh`, then the emulator's page (the first
  *    scope) with 1,000 guilds held.
  *
- *   npm run bench -- --fleet [--only=set,set-yaml,thousand] [--guilds=N] [--profile=<dir>]
+ *   npm run bench -- --fleet [--only=set,set-yaml,thousand,singles,noop] [--guilds=10,100]
+ *     [--per-command] [--profile=<dir>] [--write-docs]
+ *
+ *  - `singles`: 100 `GuildCommand`s in 2 scopes in bulk mode (and, with `--per-command`, in
+ *    per-command mode: about 3 minutes, the service's 5 creates per 20 s per scope);
+ *  - `noop`: 100 and 1,100 no-op dynamic resources, the engine's own cost;
+ *  - `--write-docs`: docs/performance.md and its charts, from this run (scripts/benchChart.ts).
  *
  * `--profile=<dir>` writes CPU profiles of every process of each run: the engine's
  * (`pulumi --profiling`, Go's pprof) and the Node processes' (`--cpu-prof`: the program and
@@ -28,6 +34,12 @@ import type { RunFigures } from "./benchScale";
 import { benchProgram, run, tsProgramClock } from "./benchScale";
 import type { FleetShape } from "./benchFleetPrograms";
 import { APP, fleetGuilds, fleetTypescript, fleetYaml } from "./benchFleetPrograms";
+import type { BenchPoint } from "./benchChart";
+import { writePerformanceDocs } from "./benchChart";
+import type { Row } from "./benchMeasures";
+import { describeFigures } from "./benchMeasures";
+import { noopProgram } from "./benchPrograms";
+import { bulkScenario, perCommandScenario } from "./benchScenarios";
 import type { PulumiProgram } from "./pulumiProgram";
 import { PROJECT_ROOT } from "./toolchain";
 
@@ -165,31 +177,170 @@ function describeRun(r: FleetRun, goal: string): string {
   );
 }
 
-export async function fleetMain(): Promise<void> {
-  const only = flag("only")?.split(",") ?? ["set", "set-yaml", "thousand"];
-  const profile = flag("profile");
-  const guilds = Number(flag("guilds") ?? "100");
-  const lines: string[] = [];
-  for (const [key, door] of [
-    ["set", "typescript"],
-    ["set-yaml", "yaml"],
-  ] as const) {
-    if (!only.includes(key)) continue;
-    const shape: FleetShape = { size: "rich", guilds, permissions: true };
-    const res = await fleetScenario(door, shape, profile && path.join(profile, key), true);
+function point(
+  series: string,
+  r: FleetRun,
+  commands: number,
+  scopes: number,
+  goal?: string,
+): BenchPoint {
+  const f = r.figures;
+  const run = r.label.startsWith("no-op preview") ? "preview --refresh" : "up";
+  return {
+    series,
+    run,
+    commands,
+    scopes,
+    seconds: f.seconds,
+    requests: f.requests,
+    limited: f.limited,
+    providerRssMb: f.providerRssMb,
+    ...(goal === undefined ? {} : { goal }),
+  };
+}
+
+/** A set of 100 rich definitions to the global scope and `guilds` guilds, one door. */
+async function setRows(
+  door: "typescript" | "yaml",
+  guilds: number,
+  profile: string | undefined,
+  points: BenchPoint[],
+): Promise<string[]> {
+  const shape: FleetShape = { size: "rich", guilds, permissions: true };
+  const res = await fleetScenario(door, shape, profile, true);
+  await res.emu.close();
+  const [up, preview, change] = res.runs as [FleetRun, FleetRun, FleetRun];
+  const series = door === "typescript" ? "set (TypeScript)" : "set (plugin, YAML)";
+  const big = guilds >= 100;
+  points.push(
+    point(series, up, res.commands, guilds + 1, big ? "<= 30 s, no 429" : undefined),
+    point(series, preview, res.commands, guilds + 1, big ? "<= 15 s" : undefined),
+  );
+  return [
+    `${series}: CommandSet of 100 rich definitions, global + ${guilds} guilds ` +
+      `(${res.commands} commands), a permissions entry per guild:`,
+    describeRun(up, "goal at 100 guilds <= 30 s, no 429"),
+    ...up.figures.where.map((l) => `    ${l}`),
+    describeRun(preview, `goal at 100 guilds <= 15 s; exactly ${guilds + 1} list GETs, no write`),
+    ...preview.figures.where.map((l) => `    ${l}`),
+    describeRun(change, `goal at 100 guilds <= 15 s; exactly ${guilds + 1} writes`),
+    ...change.figures.where.map((l) => `    ${l}`),
+    `  state: ${res.stateBytes} bytes = ${(res.stateBytes / res.commands).toFixed(0)} bytes per command`,
+  ];
+}
+
+/** The emulator's page (the first scope, its default) with a fleet's guilds held: ms. */
+async function pageMs(emu: RunningEmulator): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t0 = performance.now();
+    const res = await fetch(`${emu.url}/`);
+    await res.text();
+    times.push(performance.now() - t0);
+  }
+  return times.sort((a, b) => a - b)[2] ?? NaN;
+}
+
+/** A bot in 1,000 guilds: 10 definitions to the global scope and 1,000 guilds. */
+async function thousandRows(profile: string | undefined, points: BenchPoint[]): Promise<string[]> {
+  const shape: FleetShape = { size: "small", guilds: 1000, permissions: false };
+  const res = await fleetScenario("typescript", shape, profile, false);
+  const page = await pageMs(res.emu);
+  await res.emu.close();
+  const [up, preview] = res.runs as [FleetRun, FleetRun];
+  points.push(
+    point("set (TypeScript)", up, res.commands, 1001, "<= 60 s, no 429"),
+    point("set (TypeScript)", preview, res.commands, 1001, "<= 30 s"),
+  );
+  return [
+    `A bot in 1,000 guilds: 10 definitions to the global scope + 1,000 guilds (${res.commands} commands):`,
+    describeRun(up, "goal <= 60 s, no 429"),
+    ...up.figures.where.map((l) => `    ${l}`),
+    describeRun(preview, "goal <= 30 s with exactly 1,001 list GETs"),
+    ...preview.figures.where.map((l) => `    ${l}`),
+    `  the emulator's page, first scope, with 1,000 guilds held: ${page.toFixed(0)} ms (goal < 1,000)`,
+    `  state: ${res.stateBytes} bytes = ${(res.stateBytes / res.commands).toFixed(0)} bytes per command`,
+  ];
+}
+
+/** Single resources (100 in 2 scopes) in bulk mode, and per-command mode with --per-command. */
+async function singlesRows(points: BenchPoint[]): Promise<string[]> {
+  const rows: Row[] = [await bulkScenario(200, undefined)];
+  if (process.argv.includes("--per-command")) {
+    const res = await perCommandScenario();
+    res.prog.cleanup();
     await res.emu.close();
-    const [up, preview, change] = res.runs as [FleetRun, FleetRun, FleetRun];
-    lines.push(
-      `${door === "typescript" ? "TypeScript (dynamic)" : "YAML (plugin)"}: CommandSet of 100 rich definitions, ` +
-        `global + ${guilds} guilds (${res.commands} commands), a permissions entry per guild:`,
-      describeRun(up, "goal <= 30 s, no 429"),
-      ...up.figures.where.map((l) => `    ${l}`),
-      describeRun(preview, `goal <= 15 s with exactly ${guilds + 1} list GETs, no write`),
-      ...preview.figures.where.map((l) => `    ${l}`),
-      describeRun(change, `goal <= 15 s with exactly ${guilds + 1} writes`),
-      ...change.figures.where.map((l) => `    ${l}`),
-      `  state: ${res.stateBytes} bytes = ${(res.stateBytes / res.commands).toFixed(0)} bytes per command (issue 49's baseline: 438)`,
+    rows.push(res.row);
+  }
+  return rows.map((row) => {
+    const series = row.label.startsWith("bulk") ? "bulk singles" : "per-command singles";
+    points.push({
+      series,
+      run: "up",
+      commands: 100,
+      scopes: 2,
+      seconds: row.seconds,
+      requests: row.figures.requests,
+      limited: row.figures.limited,
+      providerRssMb: 0,
+      ...(series === "bulk singles" ? { goal: "<= 1.5x no-op, <= 2 PUTs per scope" } : {}),
+    });
+    return `${series}: 100 GuildCommands in 2 scopes: ${row.seconds.toFixed(1)} s, ${describeFigures(row.figures)}${row.note ? `; ${row.note}` : ""}`;
+  });
+}
+
+/** `count` no-op dynamic resources: `up` from empty and a no-op `preview --refresh`. */
+async function noopRows(count: number, points: BenchPoint[]): Promise<string[]> {
+  const prog = benchProgram(`bench-fleet-noop-${count}`, {
+    "index.ts": noopProgram.replace(/i < \d+/, `i < ${count}`),
+  });
+  const emu = await fleetEmulator([], false);
+  try {
+    await prog.stack("bench");
+    const up = await timedRun(emu, prog, "up from empty", UP, undefined);
+    const preview = await timedRun(
+      emu,
+      prog,
+      "no-op preview --refresh",
+      PREVIEW_REFRESH,
+      undefined,
+    );
+    points.push(point("no-op", up, count, 1), point("no-op", preview, count, 1));
+    return [
+      `${count} no-op dynamic resources: up ${up.figures.seconds.toFixed(1)} s, ` +
+        `no-op preview --refresh ${preview.figures.seconds.toFixed(1)} s (the engine's own cost)`,
+    ];
+  } finally {
+    prog.cleanup();
+    await emu.close();
+  }
+}
+
+export async function fleetMain(): Promise<void> {
+  const only = flag("only")?.split(",") ?? ["set", "thousand", "singles", "noop"];
+  const profile = flag("profile");
+  const sizes = flag("guilds")?.split(",").map(Number) ?? [10, 100];
+  const at = (key: string): string | undefined => profile && path.join(profile, key);
+  const points: BenchPoint[] = [];
+  const lines: string[] = [`load average at the start: ${loadAverage()}`];
+  for (const guilds of sizes) {
+    if (only.includes("set"))
+      lines.push(...(await setRows("typescript", guilds, at(`set-${guilds}`), points)));
+    if (only.includes("set-yaml"))
+      lines.push(...(await setRows("yaml", guilds, at(`yaml-${guilds}`), points)));
+  }
+  if (only.includes("thousand")) lines.push(...(await thousandRows(at("thousand"), points)));
+  if (only.includes("singles")) lines.push(...(await singlesRows(points)));
+  if (only.includes("noop")) {
+    for (const count of [100, 1100]) lines.push(...(await noopRows(count, points)));
+  }
+  lines.push(`load average at the end: ${loadAverage()}`);
+  process.stdout.write(`\n${lines.join("\n")}\n`);
+  if (process.argv.includes("--write-docs")) {
+    const date = new Date().toISOString().slice(0, 10);
+    writePerformanceDocs(
+      points,
+      `${date}, ${os.cpus().length} cores, load average ${loadAverage()} at the end of the run (\`npm run bench -- --fleet --write-docs\`).`,
     );
   }
-  process.stdout.write(`\n${lines.join("\n")}\n`);
 }

@@ -1,6 +1,10 @@
 /**
  * The client's rate-limit state: which bucket each route belongs to, one BucketQueue
- * per bucket and major parameters, and the global pause after a global 429.
+ * per bucket and major parameters, the global pause after a global 429, and the pace of
+ * the service's global limit (50 requests a second), kept before the service has to
+ * answer 429: at a fleet's size (1,001 scopes listed and written in one `up`) bursts of
+ * requests met the global limit and were answered 429, each of which counts toward the
+ * service's invalid-request ban. As discord.js's REST keeps `globalRequestsPerSecond`.
  *
  * Before the service names a route's bucket, requests are keyed by the route table's
  * `bucket` plus the major parameters (application id, guild id). Once a response
@@ -15,6 +19,16 @@ import { BucketQueue } from "./BucketQueue";
 const MAX_IDLE_QUEUES = 512;
 /** A bucket whose room is taken by requests still queued is looked at again this soon. */
 const BUSY_BUCKET_POLL_MS = 10;
+
+/** The service's global limit: requests a second per token (design.md, wire conventions). */
+export const GLOBAL_REQUESTS_PER_SECOND = 50;
+/**
+ * How long after its answer a request may still be counted in one of the service's
+ * windows (a second; it arrived before it was answered), with a margin for the clocks.
+ */
+const GLOBAL_WINDOW_MS = 1020;
+/** How soon a request held by requests still in flight looks again. */
+const IN_FLIGHT_POLL_MS = 10;
 
 /** What a set of requests would wait for before they can go (`RateLimiter.roomWait`). */
 export interface RoomWait {
@@ -32,10 +46,57 @@ export class RateLimiter {
   readonly #sleep: (ms: number) => Promise<void>;
   #globalUntil = 0;
   #globalPause: Promise<void> | undefined;
+  /** Requests sent and not yet answered. */
+  #inFlight = 0;
+  /** When the last `#perSecond` requests were answered (or failed), oldest at `#oldest`. */
+  readonly #answeredAt: number[] = [];
+  #oldest = 0;
+  readonly #perSecond: number;
 
-  constructor(now: () => number, sleep: (ms: number) => Promise<void>) {
+  /** `perSecond`: the global pace kept (0: none, for a service without a global limit). */
+  constructor(
+    now: () => number,
+    sleep: (ms: number) => Promise<void>,
+    perSecond = GLOBAL_REQUESTS_PER_SECOND,
+  ) {
     this.#now = now;
     this.#sleep = sleep;
+    this.#perSecond = perSecond;
+  }
+
+  /**
+   * A request leaves now: it counts toward the global pace until a second after its
+   * answer (it reached the service at some moment in between). Called in the same turn as
+   * the `globalWaitMs()` that found no wait, so concurrent requests cannot pass together.
+   */
+  sent(): void {
+    if (this.#perSecond > 0) this.#inFlight++;
+  }
+
+  /** The request `sent` counted was answered, or failed without an answer. */
+  answered(): void {
+    if (this.#perSecond <= 0) return;
+    this.#inFlight = Math.max(0, this.#inFlight - 1);
+    const now = this.#now();
+    if (this.#answeredAt.length < this.#perSecond) this.#answeredAt.push(now);
+    else {
+      this.#answeredAt[this.#oldest] = now;
+      this.#oldest = (this.#oldest + 1) % this.#perSecond;
+    }
+  }
+
+  /**
+   * How long the next request waits to keep the global pace, in ms: none while fewer than
+   * the limit are in flight or answered within the window (so no window of the service's
+   * can hold more), else until the oldest of those leaves the window.
+   */
+  #paceWaitMs(now: number): number {
+    if (this.#perSecond <= 0) return 0;
+    const recent = this.#answeredAt.filter((t) => now - t < GLOBAL_WINDOW_MS).sort((a, b) => a - b);
+    if (this.#inFlight + recent.length < this.#perSecond) return 0;
+    const needed = this.#inFlight + recent.length - this.#perSecond + 1;
+    const frees = recent[needed - 1];
+    return frees === undefined ? IN_FLIGHT_POLL_MS : frees + GLOBAL_WINDOW_MS - now;
   }
 
   /** The queue a request on `def` with `params` runs in. */
@@ -66,9 +127,10 @@ export class RateLimiter {
     }
   }
 
-  /** How long every request must still wait for a global rate limit, in ms. */
+  /** How long every request must still wait for a global rate limit (or its pace), in ms. */
   globalWaitMs(): number {
-    return Math.max(0, this.#globalUntil - this.#now());
+    const now = this.#now();
+    return Math.max(0, this.#globalUntil - now, this.#paceWaitMs(now));
   }
 
   /** A global 429: pause every request of the client for `retryAfterMs`. */

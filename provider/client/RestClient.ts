@@ -227,9 +227,11 @@ export class RestClient {
         this.#stats.sent();
         res = await this.#send(info, payload, auth.header);
       } catch (error) {
+        this.#limiter.answered();
         await this.#afterTransportFailure(info, error, tries, send);
         continue;
       }
+      this.#limiter.answered();
       const status = res.status;
       this.#observe(def, params, queue, info, res, tries.attempt, now() - startedAt);
       if (status >= 200 && status < 300) {
@@ -381,7 +383,10 @@ export class RestClient {
       const globalMs = this.#limiter.globalWaitMs();
       const global = globalMs > 0;
       const waitMs = global ? globalMs : queue.waitMs(this.#options.now());
-      if (waitMs <= 0) return waited;
+      if (waitMs <= 0) {
+        this.#limiter.sent(); // in this turn: no other request passes the same room
+        return waited;
+      }
       if (!send.waitForRateLimits) {
         throw new RateLimitNotWaitedError(info, waitMs, global, queue.id);
       }

@@ -41,3 +41,27 @@ test("requests queued before and after the bucket is learned share one queue: no
   const times = creates.map((e) => Date.parse(e.time));
   expect((times[4] ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(1900);
 });
+
+test("a burst past the service's global limit keeps its pace: no 429, never more than 50 in a second", async () => {
+  // 120 list GETs at once, over 120 guilds' buckets (each of its own): only the global
+  // limit (50 a second per token, the emulator's realistic default) binds them.
+  const guilds = Array.from({ length: 120 }, (_, i) => `14${String(i + 1).padStart(17, "0")}`);
+  const burst = await startEmulator({
+    port: 0,
+    config: { guilds: guilds.map((id) => ({ id, authorizedApplications: [emu.applicationId] })) },
+  });
+  const client = new CommandsApi({ apiUrl: burst.apiUrl, botToken: burst.botToken });
+  try {
+    await Promise.all(guilds.map((g) => client.listGuildCommands(burst.applicationId, g)));
+    const log = burst.requestLog();
+    expect(log.filter((e) => e.status === 429)).toEqual([]);
+    const times = log.map((e) => Date.parse(e.time)).sort((a, b) => a - b);
+    // In any second, at most 50 arrivals (the service counts them in its windows).
+    for (let i = 50; i < times.length; i++) {
+      expect((times[i] ?? 0) - (times[i - 50] ?? 0)).toBeGreaterThanOrEqual(1000);
+    }
+  } finally {
+    await client.close();
+    await burst.close();
+  }
+});

@@ -1,0 +1,159 @@
+/**
+ * docs/performance.md and its chart (docs/images/performance.svg), written by the fleet
+ * bench (`npm run bench -- --fleet --write-docs`) from the points it measured: how an
+ * `up` and a no-op `preview --refresh` grow with the number of commands and scopes, for a
+ * `CommandSet`, single resources in bulk and per-command mode, and no-op resources (the
+ * engine's own cost). Not a test; a plain SVG, so the page needs nothing to render.
+ */
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { PROJECT_ROOT } from "./toolchain";
+
+/** One measured run. */
+export interface BenchPoint {
+  /** The series: "set", "set (plugin, YAML)", "bulk singles", "per-command singles", "no-op". */
+  readonly series: string;
+  readonly run: "up" | "preview --refresh";
+  readonly commands: number;
+  readonly scopes: number;
+  readonly seconds: number;
+  readonly requests: number;
+  readonly limited: number;
+  readonly providerRssMb: number;
+  /** The run's goal (issue 49), when it has one. */
+  readonly goal?: string;
+}
+
+const COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
+const W = 720;
+const H = 380;
+const PAD = { left: 60, right: 200, top: 20, bottom: 50 };
+
+/** A log-scale axis from `lo` to `hi` onto [a, b]. */
+function logScale(lo: number, hi: number, a: number, b: number): (v: number) => number {
+  const l = Math.log10(lo);
+  const h = Math.log10(hi);
+  return (v) => a + ((Math.log10(v) - l) / (h - l || 1)) * (b - a);
+}
+
+function ticks(lo: number, hi: number): number[] {
+  const out: number[] = [];
+  for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {
+    for (const m of [1, 3]) {
+      const v = m * 10 ** e;
+      if (v >= lo && v <= hi) out.push(v);
+    }
+  }
+  return out;
+}
+
+/** The chart of one run kind: seconds against commands, one line per series, log-log. */
+export function renderChart(points: readonly BenchPoint[], run: BenchPoint["run"]): string {
+  const mine = points.filter((p) => p.run === run && p.seconds > 0);
+  const xs = mine.map((p) => p.commands);
+  const ys = mine.map((p) => p.seconds);
+  const x = logScale(
+    Math.min(...xs, 100) / 1.5,
+    Math.max(...xs, 100) * 1.5,
+    PAD.left,
+    W - PAD.right,
+  );
+  const y = logScale(Math.min(...ys, 1) / 1.5, Math.max(...ys, 10) * 1.5, H - PAD.bottom, PAD.top);
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="12">`,
+    `<rect width="${W}" height="${H}" fill="white"/>`,
+    `<text x="${PAD.left}" y="14" font-weight="bold">${run}: seconds against commands (log-log)</text>`,
+  ];
+  for (const t of ticks(Math.min(...xs, 100) / 1.5, Math.max(...xs, 100) * 1.5)) {
+    parts.push(
+      `<line x1="${x(t)}" y1="${PAD.top}" x2="${x(t)}" y2="${H - PAD.bottom}" stroke="#eee"/>`,
+      `<text x="${x(t)}" y="${H - PAD.bottom + 16}" text-anchor="middle">${t.toLocaleString("en")}</text>`,
+    );
+  }
+  for (const t of ticks(Math.min(...ys, 1) / 1.5, Math.max(...ys, 10) * 1.5)) {
+    parts.push(
+      `<line x1="${PAD.left}" y1="${y(t)}" x2="${W - PAD.right}" y2="${y(t)}" stroke="#eee"/>`,
+      `<text x="${PAD.left - 6}" y="${y(t) + 4}" text-anchor="end">${t} s</text>`,
+    );
+  }
+  parts.push(
+    `<text x="${(PAD.left + W - PAD.right) / 2}" y="${H - 12}" text-anchor="middle">commands (scopes in brackets)</text>`,
+  );
+  const series = [...new Set(mine.map((p) => p.series))];
+  series.forEach((name, i) => {
+    const color = COLORS[i % COLORS.length] ?? "black";
+    const line = mine.filter((p) => p.series === name).sort((a, b) => a.commands - b.commands);
+    const d = line.map((p, j) => `${j === 0 ? "M" : "L"}${x(p.commands)},${y(p.seconds)}`);
+    parts.push(`<path d="${d.join(" ")}" fill="none" stroke="${color}" stroke-width="2"/>`);
+    for (const p of line) {
+      parts.push(
+        `<circle cx="${x(p.commands)}" cy="${y(p.seconds)}" r="3.5" fill="${color}"/>`,
+        `<text x="${x(p.commands) + 5}" y="${y(p.seconds) - 6}" fill="${color}">${p.seconds.toFixed(1)} s (${p.scopes})</text>`,
+      );
+    }
+    const ly = PAD.top + 14 + i * 18;
+    parts.push(
+      `<rect x="${W - PAD.right + 14}" y="${ly - 9}" width="12" height="12" fill="${color}"/>`,
+      `<text x="${W - PAD.right + 32}" y="${ly + 1}">${name}</text>`,
+    );
+  });
+  parts.push("</svg>");
+  return `${parts.join("\n")}\n`;
+}
+
+function table(points: readonly BenchPoint[]): string[] {
+  const rows = [
+    "| Series | Run | Commands | Scopes | Seconds | Requests (floor at 50/s) | 429s | Provider RSS | Goal |",
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+  ];
+  for (const p of points) {
+    rows.push(
+      `| ${p.series} | ${p.run} | ${p.commands.toLocaleString("en")} | ${p.scopes.toLocaleString("en")} | ` +
+        `${p.seconds.toFixed(1)} | ${p.requests} (${(p.requests / 50).toFixed(1)} s) | ${p.limited} | ` +
+        `${p.providerRssMb.toFixed(0)} MB | ${p.goal ?? ""} |`,
+    );
+  }
+  return rows;
+}
+
+/** Writes docs/performance.md and its two charts from `points`, with the run's conditions. */
+export function writePerformanceDocs(points: readonly BenchPoint[], conditions: string): void {
+  const images = path.join(PROJECT_ROOT, "docs", "images");
+  fs.mkdirSync(images, { recursive: true });
+  fs.writeFileSync(path.join(images, "performance-up.svg"), renderChart(points, "up"));
+  fs.writeFileSync(
+    path.join(images, "performance-preview.svg"),
+    renderChart(points, "preview --refresh"),
+  );
+  const text = [
+    "<!-- Written by `npm run bench -- --fleet --write-docs` (scripts/benchChart.ts): do not edit. -->",
+    "",
+    "# Performance: how cost grows with size",
+    "",
+    "Measured through the real CLI against the emulator with the service's realistic rate",
+    "limits (its global limit is 50 requests a second: the floor beside each run), the local",
+    "file backend, and the CLI's automatic log on, as users have them. A `CommandSet` deploys",
+    "100 rich definitions (options, choices, subcommands, localizations) to the global scope",
+    "and N guilds with a permissions entry per guild, or 10 small definitions to 1,000",
+    "guilds; single resources are 100 `GuildCommand`s in 2 scopes; no-op resources are",
+    "Pulumi dynamic resources that do nothing (the engine's own cost).",
+    "",
+    `Conditions: ${conditions}`,
+    "",
+    "![up: seconds against commands](images/performance-up.svg)",
+    "",
+    "![no-op preview --refresh: seconds against commands](images/performance-preview.svg)",
+    "",
+    ...table(points),
+    "",
+    "Where the time goes, and what to do about it, is in the",
+    "[FAQ](faq.md#where-does-the-time-of-an-up-go).",
+    "",
+  ];
+  const file = path.join(PROJECT_ROOT, "docs", "performance.md");
+  fs.writeFileSync(file, text.join("\n"));
+  // As the repository's format check wants it (npm test runs `prettier --check .`).
+  const prettier = path.join(PROJECT_ROOT, "node_modules", "prettier", "bin", "prettier.cjs");
+  execFileSync(process.execPath, [prettier, "--write", file], { stdio: "ignore" });
+}
