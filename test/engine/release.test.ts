@@ -245,8 +245,10 @@ test.each(TEMPLATE_NAMES)(
     const plugin = TEMPLATES[name] === "discord-commands";
     const hits = files.hits.length;
     await deploysTemplate(prog, emu);
+    // (The dynamic resources' package carries the SDK's package.json, whose `pulumi` section
+    // makes `pulumi new` fetch the plugin for them too, unused: not asserted either way.)
     const launcher = path.join(installedPlugin(prog), "pulumi-resource-discord-commands");
-    expect(fs.existsSync(launcher)).toBe(plugin);
+    if (plugin) expect(fs.existsSync(launcher)).toBe(true);
     // The YAML template names the public URL: the mirror setting sent the engine here.
     if (name === "yaml") {
       expect(files.hits.slice(hits)).toContain(
