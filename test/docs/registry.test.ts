@@ -64,7 +64,7 @@ describe("docs/_index.md", () => {
     expect(chosen.get("go")).toBe(template("go/main.go"));
     const example = parse(chosen.get("yaml") ?? "") as Record<string, unknown>;
     const yaml = parse(read("templates/yaml/Pulumi.yaml")) as Record<string, unknown>;
-    for (const key of ["runtime", "config", "resources", "outputs"]) {
+    for (const key of ["runtime", "variables", "resources", "outputs"]) {
       expect(example[key]).toEqual(yaml[key]);
     }
   });

@@ -60,7 +60,9 @@ export async function newFromTemplate(
   const args = ["new", templateDir(name), "--yes", "--name", prog.name];
   args.push("--stack", "dev", "--secrets-provider", "passphrase");
   args.push("--config", `${ns}:applicationId=${emu.applicationId}`);
-  args.push("--config", `${ns}:apiUrl=${emu.url}`, "--config", `guildId=${emu.guildId}`);
+  args.push("--config", `${ns}:apiUrl=${emu.url}`);
+  // The YAML template names the emulator's guild in its program (templates/yaml/Pulumi.yaml).
+  if (name !== "yaml") args.push("--config", `guildId=${emu.guildId}`);
   const created = await prog.run(args, { timeoutMs: 540_000 });
   if (created.code !== 0) {
     throw new Error(`pulumi new exited ${created.code}\n${created.stdout}\n${created.stderr}`);
