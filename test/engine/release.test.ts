@@ -5,9 +5,9 @@
  * folder outside this checkout with no checkout on any path, installs the packages from
  * them with its language's ordinary installer and deploys to the emulator, a no-op preview
  * and destroy, each with its own empty PULUMI_HOME: the engine downloads the plugin by
- * itself from the URL the release set (templates.helpers.ts). A second release of the version is
- * refused and changes nothing; a bad archive on the server, a damaged installation, an
- * archive installed under another version each give one clear line.
+ * itself from the URL the release set (templates.helpers.ts). A second release of the
+ * version is refused and changes nothing; a bad archive on the server, a damaged
+ * installation, an archive installed under another version each give one clear line.
  */
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
