@@ -240,16 +240,17 @@ test.each(TEMPLATE_NAMES)(
       goModule: GO_MODULE,
       pluginServer: `${files.url}/plugins`,
     });
+    const hits = files.hits.length;
     await newFromTemplate(prog, name, emu);
     if (name.startsWith("typescript")) await typeChecks(prog);
     const plugin = TEMPLATES[name] === "discord-commands";
-    const hits = files.hits.length;
     await deploysTemplate(prog, emu);
     // (The dynamic resources' package carries the SDK's package.json, whose `pulumi` section
     // makes `pulumi new` fetch the plugin for them too, unused: not asserted either way.)
     const launcher = path.join(installedPlugin(prog), "pulumi-resource-discord-commands");
     if (plugin) expect(fs.existsSync(launcher)).toBe(true);
-    // The YAML template names the public URL: the mirror setting sent the engine here.
+    // The YAML template names the public URL: the mirror setting sent the engine (at
+    // `pulumi new`, which installs the plugins a project needs) to the release's server.
     if (name === "yaml") {
       expect(files.hits.slice(hits)).toContain(
         `/plugins/${pluginArchiveName(VERSION, "linux-amd64")}`,
