@@ -5,8 +5,14 @@ module.exports = {
   roots: ["<rootDir>"],
   testMatch: ["**/*.test.ts"],
   testPathIgnorePatterns: ["/node_modules/", "/\\.work/", "/dist/", "<rootDir>/sdks/"],
-  // sdks/: generated SDKs, whose package.json files would collide in Jest's module map.
-  modulePathIgnorePatterns: ["<rootDir>/\\.work/", "<rootDir>/dist/", "<rootDir>/sdks/"],
+  // sdks/: generated SDKs, and templates/ (each named `${PROJECT}`), whose package.json files
+  // would collide in Jest's module map.
+  modulePathIgnorePatterns: [
+    "<rootDir>/\\.work/",
+    "<rootDir>/dist/",
+    "<rootDir>/sdks/",
+    "<rootDir>/templates/",
+  ],
   transform: {
     "^.+\\.ts$": ["ts-jest", { diagnostics: false }],
     // oauth4webapi ships only ES modules; Jest's CommonJS runtime needs them transpiled.

@@ -2,6 +2,8 @@
  * `npm run generate`: everything generated from the one field description (provider/schema):
  * - `plugin/schema.json`, the package schema the resource plugin serves;
  * - `docs/reference.md`, the package reference, from the schema's descriptions;
+ * - the configuration table of `docs/installation-configuration.md` (the Pulumi Registry's
+ *   installation page; the rest of the page is written by hand);
  * - `sdks/<language>` for nodejs, python and go, with the real CLI's
  *   `pulumi package gen-sdk` (which hands the work to each language's host,
  *   `pulumi-language-<language>`, found beside the CLI or on PATH).
@@ -14,6 +16,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { Worker } from "node:worker_threads";
 import { buildPackageSchema, SDK_NAMES } from "../provider/package/schema";
+import { withConfigurationTable } from "../provider/package/configurationTable";
 import { renderReference } from "../provider/package/reference";
 import type { PackageSchema } from "../provider/package/types";
 import type { Toolchain } from "./toolchain";
@@ -21,6 +24,7 @@ import { PROJECT_ROOT, requireToolchain, SetupError, toolchainPath } from "./too
 
 export const SCHEMA_FILE = path.join(PROJECT_ROOT, "plugin", "schema.json");
 export const REFERENCE_FILE = path.join(PROJECT_ROOT, "docs", "reference.md");
+export const INSTALLATION_FILE = path.join(PROJECT_ROOT, "docs", "installation-configuration.md");
 export const SDKS_DIR = path.join(PROJECT_ROOT, "sdks");
 export const SDK_LANGUAGES = ["nodejs", "python", "go"] as const;
 type SdkLanguage = (typeof SDK_LANGUAGES)[number];
@@ -63,6 +67,12 @@ async function formatted(text: string, file: string): Promise<string> {
   } finally {
     await worker.terminate();
   }
+}
+
+/** docs/installation-configuration.md with its configuration table from the schema. */
+export async function renderInstallationFile(): Promise<string> {
+  const page = fs.readFileSync(INSTALLATION_FILE, "utf8");
+  return formatted(withConfigurationTable(page, packageSchema()), INSTALLATION_FILE);
 }
 
 /** The text of plugin/schema.json. */
@@ -210,6 +220,7 @@ async function main(): Promise<void> {
   const schemaOnly = process.argv.includes("--schema-only");
   write(SCHEMA_FILE, await renderSchemaFile());
   write(REFERENCE_FILE, await renderReferenceFile());
+  write(INSTALLATION_FILE, await renderInstallationFile());
   if (schemaOnly) return;
   const tc = requireToolchain();
   // Generated beside, then swapped in: a failed run leaves the committed SDKs as they were.

@@ -4,8 +4,8 @@
  * YAML), the dynamic-provider plugin script and the Python virtual environment are
  * available, building them offline if needed, and builds the package into `dist/`. For
  * the tests also the CLIs at the ends of the tested Pulumi range, Chromium, pypiserver and
- * actionlint (scripts/registryTools.ts); `--demo` (before `npm start`) leaves those out:
- * the demo needs none of them.
+ * actionlint (scripts/registryTools.ts); `--demo` (before `npm start`) leaves those out,
+ * and the Python, Go and YAML hosts and the Python venv: the demo runs one Node.js program.
  * Idempotent; seconds when everything is already there. A step that cannot be done
  * stops with one message that says what to install.
  */
@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   const log = (line: string): void => console.log(line);
   try {
     const forDemo = process.argv.includes("--demo");
-    const tc = await ensureToolchain(log);
+    const tc = await ensureToolchain(log, { nodejsOnly: forDemo });
     // The oldest and newest Pulumi of the tested range, for the engine smoke at each end.
     if (!forDemo) await ensureRangeToolchains(tc, log);
     buildPackage(log);

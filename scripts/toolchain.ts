@@ -213,24 +213,35 @@ function bundleDynamicPlugin(tc: Toolchain): void {
   );
 }
 
-/** What the cache lacks for this version: the CLI itself, and which language hosts. */
-function missingParts(version: string): { cli: boolean; hosts: HostName[] } {
+/**
+ * What the cache lacks for this version: the CLI itself, and which language hosts (of
+ * Node.js and `others`).
+ */
+function missingParts(
+  version: string,
+  others: readonly OtherLanguage[],
+): { cli: boolean; hosts: HostName[] } {
   const binDir = cacheBinDir(version);
   const onPath = findCliOnPath(version);
   const hosts: HostName[] = [];
   if (!onPath && !cachedHostCurrent(binDir, HOSTS.nodejs)) hosts.push("nodejs");
-  for (const lang of OTHER_LANGUAGES) {
+  for (const lang of others) {
     if (!findHost(lang, onPath ?? binDir, onPath ? "path" : "cache", version)) hosts.push(lang);
   }
   return { cli: !onPath && !findCliInCache(version), hosts };
 }
 
 /** Builds the CLI and the missing language hosts into the cache, under the cache's lock. */
-async function buildIntoCache(go: string, version: string, log: (line: string) => void) {
+async function buildIntoCache(
+  go: string,
+  version: string,
+  others: readonly OtherLanguage[],
+  log: (line: string) => void,
+) {
   const binDir = cacheBinDir(version);
   const lock = path.join(path.dirname(binDir), ".lock");
   await withLock(lock, "building the Pulumi toolchain", log, async () => {
-    const missing = missingParts(version); // another process may have built some meanwhile
+    const missing = missingParts(version, others); // another process may have built some meanwhile
     fs.mkdirSync(binDir, { recursive: true });
     // Left by a build that died (we hold the lock: nobody else is building).
     for (const entry of fs.readdirSync(binDir)) {
@@ -266,14 +277,28 @@ function lookAgain(): Toolchain | undefined {
   return findToolchain();
 }
 
+/** What a run needs of the toolchain. */
+export interface ToolchainNeeds {
+  /**
+   * The CLI and its Node.js host only (`npm start`: the demo runs one Node.js program):
+   * no Python, Go or YAML host and no Python venv, which a later full setup adds.
+   */
+  readonly nodejsOnly?: boolean;
+}
+
 /**
  * Finds the toolchain, building from Go modules whatever is missing: the CLI and its
  * Node.js host (unless a matching CLI is on PATH), the Python, Go and YAML hosts (into the
  * cache, also beside a CLI on PATH that lacks them), and the Python virtual environment.
  * Without Go or Python, the parts that need them are left out with a warning: Node
- * programs still run, and `findToolchain()` reports which hosts exist.
+ * programs still run, and `findToolchain()` reports which hosts exist. `nodejsOnly` leaves
+ * out the other hosts and the venv (they are added by the next setup without it).
  */
-export async function ensureToolchain(log: (line: string) => void): Promise<Toolchain> {
+export async function ensureToolchain(
+  log: (line: string) => void,
+  needs: ToolchainNeeds = {},
+): Promise<Toolchain> {
+  const others = needs.nodejsOnly ? [] : OTHER_LANGUAGES;
   const version = pinnedPulumiVersion();
   const sdk = requiredPythonSdk();
   if (sdk !== version) {
@@ -285,9 +310,9 @@ export async function ensureToolchain(log: (line: string) => void): Promise<Tool
   const found = findToolchain();
   // Looking again costs two `pulumi version` runs: only when something is missing.
   const missing: ReturnType<typeof missingParts> =
-    found && OTHER_LANGUAGES.every((l) => found.languageHosts[l])
+    found && others.every((l) => found.languageHosts[l])
       ? { cli: false, hosts: [] }
-      : missingParts(version);
+      : missingParts(version, others);
   if (missing.cli || missing.hosts.length > 0) {
     const go = findGo();
     if (go) {
@@ -298,7 +323,7 @@ export async function ensureToolchain(log: (line: string) => void): Promise<Tool
             `but @pulumi/pulumi is ${version}: keep them equal (see CONTRIBUTING.md, "How the Pulumi CLI is obtained offline").`,
         );
       }
-      await buildIntoCache(go, version, log);
+      await buildIntoCache(go, version, others, log);
     } else if (missing.cli || missing.hosts.includes("nodejs")) {
       throw new SetupError(
         `the Pulumi CLI v${version} is neither on PATH nor in ${cacheRoot()}, and Go is not installed to build it.\n` +
@@ -325,7 +350,7 @@ export async function ensureToolchain(log: (line: string) => void): Promise<Tool
   ) {
     installCompanions(goBin, cacheBinDir(version), HOSTS.python, version);
   }
-  if (!tc.pythonVenv) {
+  if (!tc.pythonVenv && !needs.nodejsOnly) {
     const python = findPython();
     if (python) {
       await createPythonVenv(python, log);

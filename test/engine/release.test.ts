@@ -2,14 +2,15 @@
  * A release as users meet it: `npm run release` builds every artifact, then publishes the
  * build (the release workflow's two jobs, with its flags) to real registry servers on
  * loopback (Verdaccio, pypiserver without a fallback to the public index, a plain HTTP
- * server of the Go module proxy's files and the plugin archives), then programs in clean
- * folders outside this checkout,
- * with no checkout on any path, install the package with their registry's ordinary
- * command (`npm install`, `pip install`, `go get`; YAML installs nothing) and deploy to the
- * emulator and destroy, each with its own empty PULUMI_HOME: the engine downloads the
- * plugin by itself from the URL the release set; pip installs with the README's line. A
- * second release of the build has nothing to do and changes nothing; a bad archive on the server, a damaged installation, an
- * archive installed under another version each give one clear line.
+ * server of the Go module proxy's files and the plugin archives), then each `pulumi new`
+ * template (templates/), in a clean folder outside this checkout with no checkout on any
+ * path, installs the packages from them with its language's ordinary installer (npm, pip
+ * with the README's indexes, Go modules; YAML installs nothing) and deploys to the
+ * emulator, a no-op preview and destroy, each with its own empty PULUMI_HOME: the engine
+ * downloads the plugin by itself from the URL the release set (templates.helpers.ts). A
+ * second release of the build has nothing to do and changes nothing; a bad archive on the
+ * server, a damaged installation, an archive installed under another version each give
+ * one clear line.
  */
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
@@ -21,7 +22,6 @@ import { PLUGIN_PLATFORMS, pluginArchiveName } from "../../scripts/packagePlugin
 import { PulumiProgram } from "../../scripts/pulumiProgram";
 import { requireRegistryTools } from "../../scripts/registryTools";
 import { pluginChecksumsName } from "../../scripts/releaseSite";
-import { findPython } from "../../scripts/pythonVenv";
 import { PROJECT_ROOT, requireToolchain } from "../../scripts/toolchain";
 import type { Run } from "../helpers/commandRuns";
 import {
@@ -41,6 +41,14 @@ import {
   verdaccioToken,
   withChangedFile,
 } from "./releaseRegistries.helpers";
+import {
+  deploysTemplate,
+  newFromTemplate,
+  TEMPLATE_NAMES,
+  TEMPLATES,
+  typeChecks,
+  useRegistries,
+} from "./templates.helpers";
 
 jest.setTimeout(600_000);
 
@@ -82,13 +90,18 @@ function userEnv(): NodeJS.ProcessEnv {
  * A program in its own folder under `root`, with its own backend and an empty PULUMI_HOME,
  * run with automatic plugin acquisition on (as users have it).
  */
-async function program(name: string, programFiles: Record<string, string>) {
-  const env = userEnv();
+function userProgram(name: string, programFiles: Record<string, string> = {}): PulumiProgram {
   const prog = new PulumiProgram(name, programFiles, {
     root: fs.mkdtempSync(path.join(root, `${name}-`)),
-    env: { PATH: env.PATH ?? "", PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false" },
+    env: { PATH: userEnv().PATH ?? "", PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false" },
   });
   for (const key of Object.keys(prog.env)) if (/^npm_/i.test(key)) delete prog.env[key];
+  return prog;
+}
+
+/** `userProgram` with its stack `dev`, configured for the plugin and the emulator. */
+async function program(name: string, programFiles: Record<string, string>) {
+  const prog = userProgram(name, programFiles);
   await prog.stack("dev");
   await configurePluginStack(prog, emu);
   return prog;
@@ -96,27 +109,6 @@ async function program(name: string, programFiles: Record<string, string>) {
 
 function installedPlugin(prog: PulumiProgram, version = VERSION): string {
   return path.join(prog.home, "plugins", `resource-discord-commands-v${version}`);
-}
-
-/**
- * `up` creates the command `name` (the stack's `id` output) through the downloaded plugin,
- * and the commands `others` (another door's); `destroy` removes them all.
- */
-async function deploysAndDestroys(
-  prog: PulumiProgram,
-  name: string,
-  others: readonly string[] = [],
-): Promise<void> {
-  const live = (n: string) => emu.control.commands().find((c) => c["name"] === n);
-  expect(fs.existsSync(installedPlugin(prog))).toBe(false);
-  await prog.up();
-  expect(live(name)).toMatchObject({ name, description: `From ${prog.name}` });
-  for (const other of others) expect(live(other)).toMatchObject({ name: other });
-  expect((await prog.outputs())["id"]).toBe(live(name)?.["id"]);
-  const launcher = path.join(installedPlugin(prog), "pulumi-resource-discord-commands");
-  expect(fs.existsSync(launcher)).toBe(true);
-  await prog.destroy();
-  for (const n of [name, ...others]) expect(live(n)).toBeUndefined();
 }
 
 function release(args: readonly string[]): Promise<Run> {
@@ -223,40 +215,12 @@ test("the release published every artifact; a second release of the build has no
   );
 });
 
-test("YAML: nothing to install; the engine downloads the plugin from the URL the program names", async () => {
-  const prog = await program("release-yaml", {
-    "Pulumi.yaml": [
-      "name: release-yaml",
-      "runtime: yaml",
-      "resources:",
-      "  cmd:",
-      "    type: discord-commands:GlobalCommand",
-      "    properties:",
-      "      name: from-yaml",
-      "      description: From release-yaml",
-      "    options:",
-      `      version: ${VERSION}`,
-      `      pluginDownloadURL: ${files.url}/plugins`,
-      "outputs:",
-      "  id: ${cmd.id}",
-      "",
-    ].join("\n"),
-  });
-  await deploysAndDestroys(prog, "from-yaml");
-  expect(files.hits).toContain(`/plugins/${pluginArchiveName(VERSION, "linux-amd64")}`);
-});
-
-test("Python: pip install from the package index; the engine fetches the plugin the SDK names", async () => {
-  const python = findPython();
-  if (!python) throw new Error("no python3 >= 3.10 on PATH (see CONTRIBUTING.md, Prerequisites)");
-  const env = userEnv();
-  const venv = path.join(fs.mkdtempSync(path.join(root, "venv-")), "venv");
-  await ok(python.bin, ["-m", "venv", venv], root, env);
-  // The SDK's dependencies at the versions setup's venv has (constraints, not packages):
-  // pip's cache holds them, so the index is asked but nothing big is downloaded.
-  const constraints = path.join(root, "constraints.txt");
-  fs.copyFileSync(path.join(PROJECT_ROOT, "toolchain", "python", "requirements.txt"), constraints);
-  // The README's line for an index of one's own, which has no fallback to the public one.
+/**
+ * The indexes of the README's pip line for an index of one's own (which, as pypiserver
+ * here, has no fallback to the public index): the release's index, and PyPI for the SDK's
+ * dependencies; with the version it pins.
+ */
+function readmePipIndexes(): { index: string; extraIndex: string; pin: string } {
   const readme = fs.readFileSync(path.join(PROJECT_ROOT, "README.md"), "utf8");
   const line = /`pip install (--index-url <index>\/simple\/ [^`]+)`/.exec(readme)?.[1] ?? "";
   const args = line
@@ -264,114 +228,56 @@ test("Python: pip install from the package index; the engine fetches the plugin 
     .replace("<version>", VERSION)
     .split(" ")
     .filter(Boolean);
-  expect(args).toContain("--extra-index-url");
-  const pip = path.join(venv, "bin", "pip");
-  await ok(pip, ["install", "--quiet", "-c", constraints, ...args], root, env);
-  const prog = await program("release-python", {
-    "Pulumi.yaml": `name: release-python\nruntime:\n  name: python\n  options:\n    virtualenv: ${venv}\n`,
-    "__main__.py": [
-      "import pulumi",
-      "import pulumi_discord_commands as discord",
-      "",
-      'cmd = discord.GlobalCommand("cmd", name="from-python", description="From release-python")',
-      'pulumi.export("id", cmd.id)',
-      "",
-    ].join("\n"),
+  const after = (flag: string) => (args.includes(flag) ? (args[args.indexOf(flag) + 1] ?? "") : "");
+  const pin = args.find((arg) => arg.startsWith("pulumi-discord-commands==")) ?? "";
+  expect({ index: after("--index-url"), pin }).toEqual({
+    index: `${pypi.url}simple/`,
+    pin: `pulumi-discord-commands==${VERSION}`,
   });
-  await deploysAndDestroys(prog, "from-python");
-});
+  expect(after("--extra-index-url")).toMatch(/^https:\/\//);
+  return { index: after("--index-url"), extraIndex: after("--extra-index-url"), pin };
+}
 
-test("Go: go get from the module proxy; the engine fetches the plugin the SDK names", async () => {
-  // The example's go.mod (its other modules at the CLI's versions, for Go's build cache)
-  // without the SDK's placeholder and its `replace` into node_modules: `go get` adds it.
-  const example = (file: string) =>
-    fs.readFileSync(path.join(PROJECT_ROOT, "examples", "go", file), "utf8");
-  const goMod = example("go.mod")
-    .split("\n")
-    .filter((line) => !line.includes(GO_MODULE))
-    .join("\n");
-  const prog = await program("release-go", {
-    "Pulumi.yaml": "name: release-go\nruntime: go\n",
-    "go.mod": goMod,
-    "go.sum": example("go.sum"),
-    "main.go": [
-      "package main",
-      "",
-      "import (",
-      '\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"',
-      "",
-      `\tdiscord "${GO_MODULE}/discordcommands"`,
-      ")",
-      "",
-      "func main() {",
-      "\tpulumi.Run(func(ctx *pulumi.Context) error {",
-      '\t\tcmd, err := discord.NewGlobalCommand(ctx, "cmd", &discord.GlobalCommandArgs{',
-      '\t\t\tName:        pulumi.String("from-go"),',
-      '\t\t\tDescription: pulumi.String("From release-go"),',
-      "\t\t})",
-      "\t\tif err != nil {",
-      "\t\t\treturn err",
-      "\t\t}",
-      '\t\tctx.Export("id", cmd.ID())',
-      "\t\treturn nil",
-      "\t})",
-      "}",
-      "",
-    ].join("\n"),
-  });
-  // The project's module proxy first, the usual one for everything else; the module is not
-  // in the public checksum database (it is served by this proxy alone). Go's module cache
-  // is this program's own: the machine's keeps a module version once fetched, and every
-  // release of this test names another plugin server. The machine's cache serves the
-  // other modules, as a proxy does (its download folder is a module proxy's layout).
-  const machineCache = (await ok("go", ["env", "GOMODCACHE"], root, prog.env)).stdout.trim();
-  const fallback = process.env["GOPROXY"] ?? "https://proxy.golang.org,direct";
-  prog.env["GOPROXY"] = `${files.url}/go,file://${machineCache}/cache/download,${fallback}`;
-  prog.env["GONOSUMDB"] = GO_MODULE;
-  prog.env["GOMODCACHE"] = path.join(prog.root, "go-mod-cache");
-  prog.env["GOFLAGS"] = `${prog.env["GOFLAGS"] ?? ""} -modcacherw`.trim();
-  await ok("go", ["get", `${GO_MODULE}@v${VERSION}`], prog.dir, prog.env);
-  expect(fs.readFileSync(path.join(prog.dir, "go.mod"), "utf8")).toContain(
-    `${GO_MODULE} v${VERSION}`,
-  );
-  await deploysAndDestroys(prog, "from-go");
-});
-
-test("npm install from the registry: the SDK (the engine fetches the plugin) and the dynamic resources", async () => {
-  const prog = await program("release-nodejs", {
-    // JavaScript as the packages ship it: no TypeScript compiler in the program.
-    "Pulumi.yaml": [
-      "name: release-nodejs",
-      "runtime:",
-      "  name: nodejs",
-      "  options:",
-      "    typescript: false",
-      "main: index.js",
-      "",
-    ].join("\n"),
-    "index.js": [
-      '"use strict";',
-      'const sdk = require("@pulumi-discord-commands/sdk");',
-      'const dynamic = require("pulumi-discord-commands");',
-      'const cmd = new sdk.GlobalCommand("cmd", { name: "from-nodejs", description: "From release-nodejs" });',
-      'new dynamic.GlobalCommand("dyn", { name: "from-dynamic", description: "From release-nodejs" });',
-      "exports.id = cmd.id;",
-      "",
-    ].join("\n"),
-  });
-  await prog.setConfig(
-    { "discord:apiUrl": emu.url, "discord:applicationId": emu.applicationId },
-    { "discord:botToken": emu.botToken },
-  );
-  // @pulumi/pulumi from the usual registry first (npm's cache holds its tree), then the
-  // package and the SDK from the release's registry, which proxies their few other modules.
-  const pulumiVersion = requireToolchain().pulumiVersion;
-  const install = ["install", "--prefer-offline", "--no-audit", "--no-fund"];
-  await ok("npm", [...install, `@pulumi/pulumi@${pulumiVersion}`], prog.dir, prog.env);
-  const packages = ["pulumi-discord-commands", "@pulumi-discord-commands/sdk"];
-  await ok("npm", [...install, "--registry", npm.url, ...packages], prog.dir, prog.env);
-  await deploysAndDestroys(prog, "from-nodejs", ["from-dynamic"]);
-});
+/**
+ * Each `pulumi new` template, as a user starts from it: its packages come from the
+ * registries (the resource plugin, for all but the dynamic resources, from the release's
+ * server, into the program's empty PULUMI_HOME), then up, a no-op preview and destroy.
+ */
+test.each(TEMPLATE_NAMES)(
+  "pulumi new templates/%s: the packages from the registries, up, a no-op preview, destroy",
+  async (name) => {
+    emu.control.reset();
+    const prog = userProgram(`template-${name}`);
+    // The project's module proxy first, then the machine's module cache (a module proxy's
+    // layout) for the other modules, then the usual proxy; the module is in no checksum
+    // database (it is served by this proxy alone).
+    const machineCache = (await ok("go", ["env", "GOMODCACHE"], root, prog.env)).stdout.trim();
+    const fallback = process.env["GOPROXY"] ?? "https://proxy.golang.org,direct";
+    useRegistries(prog, {
+      npmRegistry: npm.url,
+      python: readmePipIndexes(),
+      goProxy: `${files.url}/go,file://${machineCache}/cache/download,${fallback}`,
+      goModule: GO_MODULE,
+      pluginServer: `${files.url}/plugins`,
+    });
+    const hits = files.hits.length;
+    await newFromTemplate(prog, name, emu);
+    if (name.startsWith("typescript")) await typeChecks(prog);
+    const plugin = TEMPLATES[name] === "discord-commands";
+    await deploysTemplate(prog, emu);
+    // (The dynamic resources' package carries the SDK's package.json, whose `pulumi` section
+    // makes `pulumi new` fetch the plugin for them too, unused: not asserted either way.)
+    const launcher = path.join(installedPlugin(prog), "pulumi-resource-discord-commands");
+    if (plugin) expect(fs.existsSync(launcher)).toBe(true);
+    // The YAML template names the public URL: the mirror setting sent the engine (at
+    // `pulumi new`, which installs the plugins a project needs) to the release's server.
+    if (name === "yaml") {
+      expect(files.hits.slice(hits)).toContain(
+        `/plugins/${pluginArchiveName(VERSION, "linux-amd64")}`,
+      );
+    }
+  },
+);
 
 /** A YAML project whose command names `version` and `server` for the plugin. */
 function yamlNaming(name: string, version: string, server: string): Record<string, string> {

@@ -2,9 +2,9 @@
  * The package's entries: a program that imports `pulumi-discord-commands` loads no
  * emulator code (the emulator is `pulumi-discord-commands/emulator`), and every entry,
  * bin and type file that package.json names is built from a source file that exists. The
- * exports map is the public surface: the entries the README, docs and examples import, and
- * the provider modules the dynamic resources' state names; a deep import of anything else
- * is refused by Node (ERR_PACKAGE_PATH_NOT_EXPORTED).
+ * exports map is the public surface: the entries the README, docs, examples and templates
+ * import, and the provider modules the dynamic resources' state names; a deep import of
+ * anything else is refused by Node (ERR_PACKAGE_PATH_NOT_EXPORTED).
  */
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -97,7 +97,10 @@ test("the exports map: the package, the emulator, and every file it names has a 
     expect([f, fs.existsSync(path.join(ROOT, sourceOf(f)))]).toEqual([f, true]);
 });
 
-/** Every `pulumi-discord-commands[/...]` a user's file imports: README, docs, examples. */
+/**
+ * Every `pulumi-discord-commands[/...]` a user's file imports: README, docs, examples, the
+ * `pulumi new` templates.
+ */
 function documentedSpecifiers(): string[] {
   const files = [path.join(ROOT, "README.md")];
   const walk = (dir: string): void => {
@@ -109,6 +112,7 @@ function documentedSpecifiers(): string[] {
   };
   walk(path.join(ROOT, "docs"));
   walk(path.join(ROOT, "examples"));
+  walk(path.join(ROOT, "templates"));
   const specifier = /(?:from |require\()["'](pulumi-discord-commands(?:\/[^"']*)?)["']/g;
   const found = files.flatMap((f) =>
     [...fs.readFileSync(f, "utf8").matchAll(specifier)].map((m) => m[1] ?? ""),
