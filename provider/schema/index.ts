@@ -36,7 +36,13 @@ export type { CanonicalCommandField } from "./fields";
 export { canonicalOf, neutralValue } from "./fieldSpec";
 export type { CommandFieldSpec, FieldSpec, Presence, Tolerance, Where } from "./fieldSpec";
 export { canonicalNumber } from "./canonicalValues";
-export { acceptedIn, carriedIn, toleratedIn } from "./endpointFields";
+export {
+  acceptedIn,
+  carriedIn,
+  endpointTreatment,
+  toleratedIn,
+  typeRefusal,
+} from "./endpointFields";
 export { validateWireCommand, wireCommandSchemaFor } from "./command";
 export type { WireContext } from "./command";
 export { commandSize, oversize } from "./size";

@@ -94,12 +94,12 @@ describe("rule 3: descriptions, options per type, entry points", () => {
       Codes.DESCRIPTION_NOT_ALLOWED,
     );
   });
-  it("options only on CHAT_INPUT", () => {
+  it("options only on CHAT_INPUT, with the service's code (discord/discord-api-docs#8574)", () => {
     for (const type of [2, 3, 4]) {
       expectIssue(
         wire({ type, name: "Go", description: type === 4 ? "d" : "", options: [opt(3, "a")] }),
         "options",
-        Codes.OPTIONS_NOT_ALLOWED,
+        Codes.CONTEXT_MENU_OPTIONS,
       );
     }
   });
