@@ -182,7 +182,22 @@ export function requireToolchain(): Toolchain {
       `the Pulumi CLI v${pinnedPulumiVersion()} is not built yet: run \`npm run setup\`.`,
     );
   }
+  requireBuiltPackage();
   return found;
+}
+
+/**
+ * The compiled package (dist/), which programs import and the plugin runs: missing, a test
+ * would fail with "Cannot find module .../dist/..."; this says what to run instead.
+ */
+export function requireBuiltPackage(): void {
+  for (const file of ["index.js", path.join("provider", "plugin", "main.js")]) {
+    if (!fs.existsSync(path.join(PROJECT_ROOT, "dist", file))) {
+      throw new SetupError(
+        `dist/${file} is not built yet: run \`npm run setup\` (it compiles dist/).`,
+      );
+    }
+  }
 }
 
 /**

@@ -85,24 +85,27 @@ describe("every field of the table, at every write endpoint", () => {
 
 describe("a field on a command type it is not for", () => {
   const restricted = FIELDS.filter((f) => typeFor(f) !== 1 || f === "options");
-  test.each(restricted)("%s is refused with the table's code, as the provider refuses it", (field) => {
-    const type = typeFor(field) === 1 ? 2 : 1;
-    const body = bodyWith(field, type, "create");
-    const refusal = typeRefusal(field, type, body[field]);
-    expect(refusal).toBeDefined();
-    const result = validateCommandRequest(body, { scope: "global", mode: "create" });
-    expect(result.ok ? [] : result.issues).toContainEqual({
-      path: [field],
-      code: refusal?.code,
-      message: `${refusal?.rule}.`,
-    });
-    const provider = validateWireCommand(body, { scope: "global", mode: "create" });
-    expect(provider.ok ? [] : provider.issues).toContainEqual({
-      path: [field],
-      code: refusal?.code,
-      message: `${refusal?.rule}, not on ${COMMAND_TYPE_NAMES[type]}.`,
-    });
-  });
+  test.each(restricted)(
+    "%s is refused with the table's code, as the provider refuses it",
+    (field) => {
+      const type = typeFor(field) === 1 ? 2 : 1;
+      const body = bodyWith(field, type, "create");
+      const refusal = typeRefusal(field, type, body[field]);
+      expect(refusal).toBeDefined();
+      const result = validateCommandRequest(body, { scope: "global", mode: "create" });
+      expect(result.ok ? [] : result.issues).toContainEqual({
+        path: [field],
+        code: refusal?.code,
+        message: `${refusal?.rule}.`,
+      });
+      const provider = validateWireCommand(body, { scope: "global", mode: "create" });
+      expect(provider.ok ? [] : provider.issues).toContainEqual({
+        path: [field],
+        code: refusal?.code,
+        message: `${refusal?.rule}, not on ${COMMAND_TYPE_NAMES[type]}.`,
+      });
+    },
+  );
 });
 
 test("every field of the wire shape has a row and a sample", () => {

@@ -3,6 +3,7 @@
  * emulator code (the emulator is `pulumi-discord-commands/emulator`), and every entry,
  * bin and type file that package.json names is built from a source file that exists.
  */
+import { requireBuiltPackage } from "../../scripts/toolchain";
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -65,6 +66,7 @@ test("importing the package loads no emulator module", () => {
 });
 
 test("importing the package loads neither @pulumi/pulumi's Automation API nor its closure serializer", () => {
+  requireBuiltPackage();
   const loaded = requireCacheAfter(path.join("dist", "index.js"));
   const pulumiModule = (sub: string) =>
     loaded.some((k) => k.includes(path.join("@pulumi", "pulumi", sub)));
