@@ -50,6 +50,7 @@ export {
   allChannels,
   everyone,
   isSnowflake,
+  notSnowflake,
   SERVICE_EPOCH_MS,
   SNOWFLAKE_PATTERN,
   snowflakeSchema,
