@@ -114,3 +114,31 @@ test("every field of the wire shape has a row and a sample", () => {
     expect(fieldSample(field as CommandField)).toBeDefined();
   }
 });
+
+describe("a wrong value of every field is refused by a rule of each side, not only by the shape", () => {
+  /** An object is the wrong kind of value for every field but localizations, whose key it breaks. */
+  const WRONG = { "not-a-locale": true };
+  test.each(FIELDS)("%s", (field) => {
+    const type = typeFor(field);
+    const mode: Mode = field === "id" ? "bulk" : "create";
+    const body = { ...bodyWith(field, type, mode), [field]: WRONG };
+    const provider = validateWireCommand(body, { scope: "global", mode });
+    const byRule = provider.ok
+      ? []
+      : provider.issues.filter((i) => i.path[0] === field && i.code !== "BASE_TYPE_INVALID");
+    if (byRule.length === 0) {
+      throw new Error(
+        `provider/schema/command.ts: no check of \`${field}\` (a wrong value only meets the shape's parse, "Invalid value."): ` +
+          `add one to checkCommand (checkBoolean, as nsfw)`,
+      );
+    }
+    const emulator = validateCommandRequest(body, { scope: "global", mode });
+    const refused = !emulator.ok && emulator.issues.some((i) => i.path[0] === field);
+    if (!refused) {
+      throw new Error(
+        `emulator/rules/command.ts: no check of \`${field}\` (it takes ${JSON.stringify(body[field])}): ` +
+          `add one (as the booleans' list in checkAccess)`,
+      );
+    }
+  });
+});
