@@ -182,7 +182,6 @@ export function requireToolchain(): Toolchain {
       `the Pulumi CLI v${pinnedPulumiVersion()} is not built yet: run \`npm run setup\`.`,
     );
   }
-  requireBuiltPackage();
   return found;
 }
 
