@@ -7,7 +7,7 @@
  */
 import type { z } from "zod";
 import type { CommandField } from "../../provider/schema";
-import { wireCommandBodySchema } from "../../provider/schema";
+import { wireCommandBodySchema, wireOptionSchema } from "../../provider/schema";
 
 /** The fields whose wire type does not tell a valid value. */
 const WRITTEN: Partial<Record<CommandField, unknown>> = {
@@ -58,4 +58,39 @@ export function fieldSample(field: CommandField): unknown {
     );
   }
   return sample;
+}
+
+/** The option fields whose valid values the wire type does not tell: a whole option each. */
+const WRITTEN_OPTIONS: Record<string, Record<string, unknown>> = {
+  type: { type: 5 },
+  name: { type: 3, name: "other" },
+  name_localizations: { type: 3, name_localizations: { fr: "nom" } },
+  description: { type: 3, description: "Another" },
+  description_localizations: { type: 3, description_localizations: { fr: "Une option" } },
+  choices: { type: 3, choices: [{ name: "alpha", value: "a" }] },
+  options: { type: 1, options: [{ type: 3, name: "inner", description: "Inner" }] },
+  channel_types: { type: 7, channel_types: [0] },
+  min_value: { type: 4, min_value: 1 },
+  max_value: { type: 4, max_value: 9 },
+  min_length: { type: 3, min_length: 1 },
+  max_length: { type: 3, max_length: 50 },
+};
+
+/**
+ * A valid option (of the first command's options) that sets `field` to a value other than
+ * its neutral one: written above, or a STRING option with the wire type's sample.
+ */
+export function optionSample(field: string): Record<string, unknown> {
+  const base = { name: "sample", description: "A sample" };
+  const written = WRITTEN_OPTIONS[field];
+  if (written !== undefined) return { ...base, ...written };
+  const shape: Record<string, z.ZodType> = wireOptionSchema.shape;
+  const schema = shape[field];
+  const sample = schema === undefined ? undefined : sampleOf(schema);
+  if (sample === undefined) {
+    throw new Error(
+      `test/helpers/fieldSamples.ts: no sample option for \`${field}\`: add one to WRITTEN_OPTIONS`,
+    );
+  }
+  return { ...base, type: 3, [field]: sample };
 }

@@ -15,7 +15,7 @@ import * as constants from "../../provider/schema/constants";
 import { ENUMS } from "../../provider/schema/enums";
 import type { z } from "zod";
 import { COMMAND_FIELDS, OPTION_FIELDS } from "../../provider/schema/fields";
-import { camelCase, wireCommandBodySchema } from "../../provider/schema";
+import { camelCase, wireCommandBodySchema, wireOptionSchema } from "../../provider/schema";
 import type { SdkChoice, SdkOption } from "../../provider/schema";
 import type { WirePermission } from "../../provider/schema";
 import { readSettings } from "../../provider/resources/settings";
@@ -73,16 +73,25 @@ function plainType(schema: z.ZodType): TypeSpec | undefined {
   return def.type === "boolean" ? BOOLEAN : def.type === "string" ? STRING : undefined;
 }
 
-/** The plain command fields a resource of `scope` keeps, by SDK key, typed by their wire type. */
-function plainCommandArgs(scope: "global" | "guild"): Record<string, TypeSpec> {
-  const shape: Record<string, z.ZodType> = wireCommandBodySchema.shape;
+/** The plain fields among `fields`, by SDK key, typed by their wire type. */
+function plainArgs(
+  shape: Record<string, z.ZodType>,
+  fields: readonly string[],
+): Record<string, TypeSpec> {
   const out: Record<string, TypeSpec> = {};
-  for (const [field, spec] of Object.entries(COMMAND_FIELDS)) {
-    const kept: readonly string[] = spec.keptIn;
+  for (const field of fields) {
     const type = shape[field] === undefined ? undefined : plainType(shape[field]);
-    if (field !== "id" && kept.includes(scope) && type !== undefined) out[camelCase(field)] = type;
+    if (type !== undefined) out[camelCase(field)] = type;
   }
   return out;
+}
+
+/** The plain command fields a resource of `scope` keeps (not `id`, which identifies). */
+function plainCommandArgs(scope: "global" | "guild"): Record<string, TypeSpec> {
+  const kept = Object.entries(COMMAND_FIELDS)
+    .filter(([field, spec]) => field !== "id" && (spec.keptIn as readonly string[]).includes(scope))
+    .map(([field]) => field);
+  return plainArgs(wireCommandBodySchema.shape, kept);
 }
 
 /**
@@ -112,12 +121,16 @@ const GUILD_COMMAND_ARGS: Partial<Record<keyof GuildCommandArgs, TypeSpec>> = {
 };
 
 /** Every argument has an expected type: a plain field's, or one written above. */
-function expectTyped(actual: Record<string, TypeSpec>, expected: Record<string, unknown>): void {
+function expectTyped(
+  actual: Record<string, TypeSpec>,
+  expected: Record<string, unknown>,
+  list = "COMMAND_ARGS",
+): void {
   const missing = Object.keys(actual).filter((k) => !Object.hasOwn(expected, k));
   expect(
     missing.map(
       (k) =>
-        `test/package/schema.test.ts: \`${k}\` is not a plain boolean or string; add its package type to COMMAND_ARGS`,
+        `test/package/schema.test.ts: \`${k}\` is not a plain boolean or string; add its package type to ${list}`,
     ),
   ).toEqual([]);
   expect(actual).toEqual(expected);
@@ -134,13 +147,12 @@ const PERMISSIONS_ARGS: Record<
   applicationId: STRING,
 };
 
-const OPTION: Record<keyof SdkOption, TypeSpec> = {
+/** An option's arguments beyond its plain (boolean or string) fields. */
+const OPTION: Partial<Record<keyof SdkOption, TypeSpec>> = {
+  ...plainArgs(wireOptionSchema.shape, Object.keys(OPTION_FIELDS)),
   type: ref("OptionType"),
-  name: STRING,
   nameLocalizations: LOCALIZED,
-  description: STRING,
   descriptionLocalizations: LOCALIZED,
-  required: BOOLEAN,
   choices: listOf(ref("CommandOptionChoice")),
   options: listOf(ref("CommandOption")),
   channelTypes: listOf(ref("ChannelType")),
@@ -148,7 +160,6 @@ const OPTION: Record<keyof SdkOption, TypeSpec> = {
   maxValue: NUMBER,
   minLength: INTEGER,
   maxLength: INTEGER,
-  autocomplete: BOOLEAN,
 };
 
 const CHOICE: Record<keyof SdkChoice, TypeSpec> = {
@@ -386,7 +397,7 @@ describe("resources", () => {
 
 describe("object types", () => {
   it("CommandOption holds every field of an option (options nest), typed", () => {
-    expect(typesOf(objectType("CommandOption").properties)).toEqual(OPTION);
+    expectTyped(typesOf(objectType("CommandOption").properties), OPTION, "OPTION");
     expect(objectType("CommandOption").required).toEqual(["type", "name", "description"]);
   });
 

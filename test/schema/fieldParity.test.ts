@@ -7,7 +7,7 @@
  * field without a mutation below is changed to its sample value (test/helpers/fieldSamples.ts).
  */
 import type { CommandField, WireCommandBody } from "../../provider/schema";
-import { fieldSample } from "../helpers/fieldSamples";
+import { fieldSample, optionSample } from "../helpers/fieldSamples";
 import {
   validateWireCommand,
   wireChoiceSchema,
@@ -160,6 +160,17 @@ function sampleMutation(field: CommandField): Mutation {
   return change((b) => (b[field] = fieldSample(field)));
 }
 
+/** An option field with no mutation above: its sample option, without and with the field. */
+function optionMutation(field: string): Mutation {
+  return () => {
+    const after = optionSample(field);
+    const before = { ...after };
+    delete before[field];
+    const command = (o: Body): Body => ({ name: "opt", description: "Options", options: [o] });
+    return [command(before), command(after)];
+  };
+}
+
 const provider = commandProvider("global", new ProviderRuntime());
 const bag = (b: Body) => ({ applicationId: APP, ...wireToSdk(b as WireCommandBody) });
 
@@ -179,7 +190,11 @@ describe.each([
   test.each(fields.map((f) => [f]))("%s: a change is a diff", async (field) => {
     const mutation =
       (mutations as Record<string, Mutation | "identifies">)[field] ??
-      (_level === "command" ? sampleMutation(field as CommandField) : undefined);
+      (_level === "command"
+        ? sampleMutation(field as CommandField)
+        : _level === "option"
+          ? optionMutation(field)
+          : undefined);
     if (mutation === undefined) throw new Error(`no mutation for ${field}: add one to this test`);
     if (mutation === "identifies") {
       // `id` only matches a bulk body to a live command: never a change of the command.
