@@ -62,8 +62,9 @@ const GLOBAL_AND_GUILD_BULK: readonly Where[] = [
  * (a discord.js builder reused for a test guild sends `integration_types`/`contexts`).
  */
 const GUILD_WRITES_IGNORE = { "guild:create": "ignored", "guild:edit": "ignored" } as const;
-const BOTH: readonly Scope[] = ["global", "guild"];
-const GLOBAL: readonly Scope[] = ["global"];
+const BOTH = ["global", "guild"] as const satisfies readonly Scope[];
+/** Literal, so that the SDK's guild command arguments leave these fields out (mapping.ts). */
+const GLOBAL = ["global"] as const satisfies readonly Scope[];
 
 export const CHOICE_FIELDS = {
   name: {

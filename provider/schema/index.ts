@@ -79,7 +79,7 @@ export {
   validateWireBody,
   wireToSdk,
 } from "./mapping";
-export type { Camelize, SdkChoice, SdkCommandArgs, SdkOption } from "./mapping";
+export type { Camelize, GlobalOnlyKey, SdkChoice, SdkCommandArgs, SdkOption } from "./mapping";
 export {
   canonicalCommand,
   canonicalPermissions,
