@@ -44,9 +44,13 @@ export function endpointTreatment(field: CommandField, where: Where): "keep" | "
   return kept.includes(scope) && tolerance !== "ignored" ? "keep" : "drop";
 }
 
-/** A value that sets nothing: false, null, an empty list (harmless on any command type). */
+/**
+ * A value that sets nothing and is harmless on any command type: false, an empty list.
+ * (null is the caller's to take as absent: the emulator does, as the document makes every
+ * optional field nullable; the provider's shapes do not.)
+ */
 function isNeutral(value: unknown): boolean {
-  return value === false || value === null || (Array.isArray(value) && value.length === 0);
+  return value === false || (Array.isArray(value) && value.length === 0);
 }
 
 /**

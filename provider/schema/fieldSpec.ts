@@ -78,7 +78,7 @@ export interface CommandFieldSpec<C = unknown> extends FieldSpec<C> {
   /**
    * The command types whose body may carry the field (absent: every type), and the code
    * the service answers when another type carries it with more than its neutral value
-   * (false, null, []). The provider's checks and the emulator's rules both read it
+   * (false, []). The provider's checks and the emulator's rules both read it
    * (endpointFields.ts `typeRefusal`), so the two report one code and one wording.
    */
   readonly onlyFor?: { readonly types: readonly number[]; readonly code: Code };
