@@ -12,7 +12,7 @@ import util from "node:util";
 import type { CommandsApi } from "../provider/client";
 import { ConfigurationError, createCommandsClient } from "../provider/client";
 import { readSettings } from "../provider/resources/settings";
-import { isSnowflake } from "../provider/schema";
+import { isSnowflake, notSnowflake } from "../provider/schema";
 import { renderJson, renderPulumiImport } from "./importData";
 import type { ImportDeclarations, ImportSource, LiveScope } from "./importDeclarations";
 import { declarationsOf } from "./importDeclarations";
@@ -75,7 +75,7 @@ export function parseImportArgs(argv: readonly string[]): ImportArgs {
   }
   const guilds = [...new Set(v.guild ?? [])];
   for (const id of [...guilds, ...(v.application === undefined ? [] : [v.application])]) {
-    if (!isSnowflake(id)) throw new UsageError(`${id} is not an id (a snowflake)`);
+    if (!isSnowflake(id)) throw new UsageError(notSnowflake(id));
   }
   const args: ImportArgs = {
     global: v.global ?? false,

@@ -4,27 +4,8 @@
  * (no service token; on by default only when listening on a loopback host; a request that
  * changes state must be `application/json` from no other site, requestGuard.ts):
  *
- * | Method and path                                           | Does                                   |
- * |-----------------------------------------------------------|----------------------------------------|
- * | GET    /__emulator/info                                   | url, ids, keys; credentials (loopback) |
- * | GET    /__emulator/state                                  | every command and permissions object   |
- * | POST   /__emulator/reset                                  | state, log, interactions, faults, limits|
- * | GET    /__emulator/log, DELETE /__emulator/log            | request log (and counters) / reset     |
- * | GET    /__emulator/counters                               | counts by method, route, status; writes|
- * | GET/PUT/POST/DELETE /__emulator/faults                    | fault plan `{seed, rules}` (POST = PUT)|
- * | GET    /__emulator/commands                               | every command, as the service shows it |
- * | PATCH  /__emulator/commands/{id}                          | drift: set fields, no validation       |
- * | DELETE /__emulator/commands/{id}                          | drift: delete a command                |
- * | PUT    /__emulator/permissions/{app}/{guild}/{target}     | drift: set overwrites `{permissions}`  |
- * | DELETE /__emulator/permissions/{app}/{guild}/{target}     | drift: delete overwrites               |
- * | GET    /__emulator/clock, POST /__emulator/clock/advance  | `{ms}` or `{seconds}` forward          |
- * | PUT    /__emulator/applications/{id}/activities           | `{enabled}`: Activities on or off      |
- * | PUT    /__emulator/applications/{id}/consent              | `{userId}`: who consents (null: denied)|
- * | PUT    /__emulator/rate-limits                            | `{enabled}`: rate limits on or off     |
- * | PUT    /__emulator/applications/{id}/bot-token            | `{token}`: rotate the bot token        |
- *
- * Interactions (endpoint URL, invoke, autocomplete, can-use, events) are async and
- * served by emulator/interactions/routes.ts, tried before this table.
+ * The routes, what each does and its handler: controlRoutes.ts (`CONTROL_ROUTES`), the one
+ * table, which also serves the interactions' routes (async: they call the application).
  */
 import { z } from "zod";
 import type { ResolvedConfig } from "./config";
@@ -38,7 +19,7 @@ import { RateLimitEnforcer } from "./ratelimit";
 import type { StoredCommand } from "./commandRecord";
 import { commandRecord, identityOf, nextVersion, recordFields } from "./commandRecord";
 import type { StoredPermission, Store } from "./store";
-import { CANONICAL_COMMAND_FIELDS, isRecord } from "./schema";
+import { CANONICAL_COMMAND_FIELDS } from "./schema";
 
 export class ControlError extends Error {
   constructor(
@@ -47,25 +28,6 @@ export class ControlError extends Error {
   ) {
     super(message);
   }
-}
-
-const PermissionsBody = z.strictObject({
-  permissions: z.array(
-    z.strictObject({ id: z.string(), type: z.number().int(), permission: z.boolean() }),
-  ),
-});
-const AdvanceBody = z.union([
-  z.strictObject({ ms: z.number().min(0) }),
-  z.strictObject({ seconds: z.number().min(0) }),
-]);
-const EnabledBody = z.strictObject({ enabled: z.boolean() });
-const ConsentBody = z.strictObject({ userId: z.string().nullable() });
-const TokenBody = z.strictObject({ token: z.string() });
-
-function parse<T>(schema: z.ZodType<T>, body: unknown): T {
-  const r = schema.safeParse(body);
-  if (!r.success) throw new ControlError(400, `invalid body:\n${formatIssues(r.error)}`);
-  return r.data;
 }
 
 /** Holds the rate limiter so it can be switched at run time. */
@@ -81,7 +43,7 @@ export class EmulatorControl {
     private readonly limits: RateLimitSwitch,
     private readonly config: ResolvedConfig,
     /** The url, ids and keys; the credentials too when `withCredentials`. */
-    private readonly info: (withCredentials: boolean) => Record<string, unknown>,
+    readonly info: (withCredentials: boolean) => Record<string, unknown>,
     /** The interactions delivered (the page's list), emptied with the rest by `reset`. */
     private readonly delivered: { reset(): void },
   ) {}
@@ -248,93 +210,5 @@ export class EmulatorControl {
       commands: this.commands(),
       permissions: this.store.allPermissions().map(presentPermissions),
     };
-  }
-
-  // ---- HTTP ----------------------------------------------------------------------------
-
-  /**
-   * Serves `/__emulator/...` (path without the prefix). `caller.loopback`: the request came
-   * over loopback naming a loopback host, so `info` may carry the credentials.
-   */
-  handleHttp(
-    method: string,
-    path: string,
-    body: unknown,
-    caller: { readonly loopback: boolean },
-  ): { status: number; body?: unknown } {
-    let seg: string[];
-    try {
-      seg = path
-        .split("/")
-        .filter((s) => s !== "")
-        .map(decodeURIComponent);
-    } catch {
-      throw new ControlError(400, "malformed path");
-    }
-    const route = `${method} /${seg.map((s, i) => (i > 0 && /^\d+$/.test(s) ? ":id" : s)).join("/")}`;
-    const ok = (b?: unknown) => (b === undefined ? { status: 204 } : { status: 200, body: b });
-    switch (route) {
-      case "GET /info":
-        return ok(this.info(caller.loopback));
-      case "GET /state":
-        return ok(this.state());
-      case "POST /reset":
-        this.reset();
-        return ok();
-      case "GET /log":
-        return ok(this.requestLog());
-      case "DELETE /log":
-        this.resetLog();
-        return ok();
-      case "GET /counters":
-        return ok(this.counters());
-      case "GET /faults":
-        return ok(this.faults.describe());
-      case "PUT /faults":
-      case "POST /faults":
-        this.setFaults(body as FaultPlanInput);
-        return ok(this.faults.describe());
-      case "DELETE /faults":
-        this.clearFaults();
-        return ok();
-      case "GET /commands":
-        return ok(this.commands());
-      case "PATCH /commands/:id":
-        if (!isRecord(body)) throw new ControlError(400, "body must be an object of fields");
-        return ok(this.patchCommand(seg[1] ?? "", body));
-      case "DELETE /commands/:id":
-        this.deleteCommand(seg[1] ?? "");
-        return ok();
-      case "PUT /permissions/:id/:id/:id": {
-        const b = parse(PermissionsBody, body);
-        this.setPermissions(seg[1] ?? "", seg[2] ?? "", seg[3] ?? "", b.permissions);
-        return ok();
-      }
-      case "DELETE /permissions/:id/:id/:id":
-        this.deletePermissions(seg[1] ?? "", seg[2] ?? "", seg[3] ?? "");
-        return ok();
-      case "GET /clock":
-        return ok({ now: this.now(), iso: new Date(this.now()).toISOString() });
-      case "POST /clock/advance": {
-        const b = parse(AdvanceBody, body);
-        const ms = "ms" in b ? b.ms : b.seconds * 1000;
-        const now = this.advanceClock(ms);
-        return ok({ now, iso: new Date(now).toISOString() });
-      }
-      case "PUT /applications/:id/activities":
-        this.setActivities(seg[1] ?? "", parse(EnabledBody, body).enabled);
-        return ok();
-      case "PUT /applications/:id/consent":
-        this.setConsent(seg[1] ?? "", parse(ConsentBody, body).userId);
-        return ok();
-      case "PUT /applications/:id/bot-token":
-        this.rotateBotToken(seg[1] ?? "", parse(TokenBody, body).token);
-        return ok();
-      case "PUT /rate-limits":
-        this.setRateLimits(parse(EnabledBody, body).enabled);
-        return ok();
-      default:
-        throw new ControlError(404, `no control route ${method} /__emulator/${seg.join("/")}`);
-    }
   }
 }

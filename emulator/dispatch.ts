@@ -7,9 +7,10 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { RouteName } from "../provider/routes";
-import type { EmulatorControl, RateLimitSwitch } from "./control";
-import type { ControlAnswer } from "./interactions/routes";
+import type { RateLimitSwitch } from "./control";
 import { ControlError } from "./control";
+import type { ControlTarget } from "./controlRoutes";
+import { serveControlRoute } from "./controlRoutes";
 import { ApiError, Errors } from "./errors";
 import type { RequestLog, RequestLogEntry } from "./log";
 import type { ApiPipeline } from "./pipeline";
@@ -34,15 +35,11 @@ const INVALID_STATUSES: ReadonlySet<number> = new Set([401, 403, 429]);
 
 interface DispatchParts {
   readonly api: ApiPipeline;
-  /** Undefined when the control API is not served (its paths are then plain 404s). */
-  readonly control: EmulatorControl | undefined;
-  /** Async control routes (interactions) tried before `control`'s; undefined = not ours. */
-  readonly asyncControl?: (
-    method: string,
-    sub: string,
-    body: unknown,
-    query: URLSearchParams,
-  ) => Promise<ControlAnswer | undefined>;
+  /**
+   * What the control API's routes (controlRoutes.ts) act on; undefined when the control API
+   * is not served (its paths are then plain 404s).
+   */
+  readonly control: ControlTarget | undefined;
   readonly log: RequestLog;
   readonly limits: RateLimitSwitch;
   readonly maxBodyBytes: number;
@@ -144,7 +141,7 @@ export class RequestDispatcher {
       send(res, refused.status, { code: ServiceErrorCode.GENERAL, message: refused.message }, {});
       return true;
     }
-    await serveControl(control, this.parts.asyncControl, res, {
+    await serveControl(control, res, {
       method,
       sub: url.pathname.slice(CONTROL_PREFIX.length),
       read: body,
@@ -197,17 +194,18 @@ interface ControlRequest {
 
 /** A control API request: not logged, not rate limited, errors as `{code: 0, message}`. */
 async function serveControl(
-  control: EmulatorControl,
-  asyncControl: DispatchParts["asyncControl"],
+  target: ControlTarget,
   res: ServerResponse,
   request: ControlRequest,
 ): Promise<void> {
   const { method, sub, query } = request;
   try {
     const body = parseControlBody(request.read);
-    const r =
-      (await asyncControl?.(method, sub, body, query)) ??
-      control.handleHttp(method, sub, body, { loopback: request.loopback });
+    const r = await serveControlRoute(target, method, sub, {
+      body,
+      query,
+      loopback: request.loopback,
+    });
     send(res, r.status, r.body, {});
   } catch (err) {
     const status = err instanceof ControlError ? err.status : 500;

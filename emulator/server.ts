@@ -15,7 +15,6 @@ import { RequestDispatcher } from "./dispatch";
 import { FaultInjector } from "./faults";
 import type { EmulatorEvent } from "./interactions/events";
 import type { AutocompleteRequest, CanUseRequest, InvokeRequest } from "./interactions/requests";
-import { serveInteractionControl } from "./interactions/routes";
 import type {
   ApplicationInteractions,
   CanUseResult,
@@ -189,9 +188,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       onInternalError,
       verifyKey: (id) => (store.application(id) ? interactions.publicKey(id) : ""),
     }),
-    control: controlEnabled ? control : undefined,
-    asyncControl: (method, sub, body, query) =>
-      serveInteractionControl(interactions, store, method, sub, body, query),
+    control: controlEnabled ? { control, interactions, store } : undefined,
     log,
     limits,
     maxBodyBytes: config.maxBodyBytes,

@@ -14,6 +14,7 @@ import {
   GO_BUILD_FLAGS,
   PROJECT_ROOT,
   PYTHON_VENV,
+  requireBuiltPackage,
   requireToolchain,
   toolchainPath,
 } from "./toolchain";
@@ -138,6 +139,7 @@ export function engineEnv(
   options: EngineOptions = {},
 ): NodeJS.ProcessEnv {
   const tc = requireToolchain();
+  requireBuiltPackage(); // the programs import the package, the engine starts the plugin
   const backend = path.join(root, "backend");
   const home = pulumiHome(root);
   fs.mkdirSync(backend, { recursive: true });

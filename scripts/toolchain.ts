@@ -186,6 +186,20 @@ export function requireToolchain(): Toolchain {
 }
 
 /**
+ * The compiled package (dist/), which programs import and the plugin runs: missing, a test
+ * would fail with "Cannot find module .../dist/..."; this says what to run instead.
+ */
+export function requireBuiltPackage(): void {
+  for (const file of ["index.js", path.join("provider", "plugin", "main.js")]) {
+    if (!fs.existsSync(path.join(PROJECT_ROOT, "dist", file))) {
+      throw new SetupError(
+        `dist/${file} is not built yet: run \`npm run setup\` (it compiles dist/).`,
+      );
+    }
+  }
+}
+
+/**
  * The environment every engine run of ours uses: Node >= 22 first on PATH (the engine
  * starts `pulumi-resource-pulumi-nodejs`, a shell script that runs `node`), then the
  * CLI, then the plugin script's own folder as a fallback for a CLI that lacks it, then

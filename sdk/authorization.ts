@@ -19,7 +19,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { IntegrationType } from "../provider/schema";
-import { isSnowflake } from "../provider/schema";
+import { isSnowflake, notSnowflake } from "../provider/schema";
 import { AUTHORIZE_PATH } from "../provider/routes";
 
 export const OAuthScopes = {
@@ -122,8 +122,7 @@ export function resolveAuthorizationArgs(
   if (clientId === undefined) {
     fail("clientId: none given and no application id configured (discord:applicationId)");
   }
-  if (!isSnowflake(clientId))
-    fail(`clientId: ${JSON.stringify(clientId)} is not an application id`);
+  if (!isSnowflake(clientId)) fail(`clientId: ${notSnowflake(JSON.stringify(clientId))}`);
   if (typeof args.scopes !== "string") fail("scopes: a space-separated string of scopes");
   const scopes = [...new Set(args.scopes.split(" ").filter((s) => s !== ""))];
   if (scopes.length === 0) {

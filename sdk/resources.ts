@@ -5,7 +5,7 @@
  * never written twice.
  */
 import * as pulumi from "./pulumi";
-import type { Scope, SdkCommandArgs, WirePermission } from "../provider/schema";
+import type { GlobalOnlyKey, Scope, SdkCommandArgs, WirePermission } from "../provider/schema";
 import { commandKey } from "../provider/resources/commandKeys";
 import { formatPath, validateWireBody } from "../provider/schema";
 import type { ProviderKind } from "./providerModule";
@@ -43,8 +43,8 @@ export type Inputs<T> = {
   [K in keyof T]: DeepInput<T[K]>;
 };
 
-/** Fields that only global commands have. */
-type GlobalOnly = "dmPermission" | "integrationTypes" | "contexts";
+/** Fields that only global commands have (the field table's `keptIn`). */
+type GlobalOnly = GlobalOnlyKey;
 
 export type GlobalCommandArgs = Inputs<SdkCommandArgs> & {
   /** The application that owns the command; default: stack config `discord:applicationId`. */

@@ -14,6 +14,8 @@ import { ServiceLimits as L } from "./limits";
 import type { Issue, Path } from "./issues";
 import { FieldCode, Issues, codePoints, describe, isObject } from "./issues";
 import { checkLocalizations, checkName, checkOptions } from "./options";
+import type { CommandField } from "../schema";
+import { COMMAND_FIELDS, endpointTreatment, typeRefusal } from "../schema";
 
 type Json = Record<string, unknown>;
 type Scope = "global" | "guild";
@@ -27,59 +29,15 @@ const HANDLERS: readonly number[] = [1, 2];
 const PERMISSION_BITS = /^\d+$/;
 
 /**
- * What each endpoint does with a body field: `keep` (accepted and applied) or `drop`
- * (accepted and ignored: named in the warning header). Fields of no row are ignored
- * silently, as the service ignores unknown keys.
- * - `id`: spec Y on bulk; elsewhere blank and absent from the document: ignored.
- * - `type`: spec blank on edit, absent from the document's PATCH body: ignored (its value
- *   is still checked, see README).
- * - `dm_permission`, `integration_types`, `contexts`: global commands only (spec); guild
- *   create and edit accept them (document), guild bulk too (spec R): dropped there.
- * - `nsfw`: spec blank on guild bulk; real clients send it and the service keeps it.
+ * What each endpoint does with a body field, from the field table (provider/schema
+ * fields.ts, read through emulator/schema.ts `endpointTreatment`): `keep` (accepted and
+ * applied) or `drop` (accepted and ignored: named in the warning header). Fields the table
+ * does not take at an endpoint are ignored silently, as the service ignores unknown keys.
+ * What a kept field's value must be is checked below, by the service's rules; a kept field
+ * that no rule below copies into the command is dropped (test/emulator/fieldKeeping.test.ts
+ * fails naming it).
  */
-const ALL = [
-  "global:create",
-  "global:edit",
-  "global:bulk",
-  "guild:create",
-  "guild:edit",
-  "guild:bulk",
-] as const;
-function table(
-  keep: readonly Where[],
-  drop: readonly Where[] = [],
-): Partial<Record<Where, "keep" | "drop">> {
-  const t: Partial<Record<Where, "keep" | "drop">> = {};
-  for (const w of keep) t[w] = "keep";
-  for (const w of drop) t[w] = "drop";
-  return t;
-}
-const GLOBAL_ONLY = table(
-  ["global:create", "global:edit", "global:bulk"],
-  ["guild:create", "guild:edit", "guild:bulk"],
-);
-const ENDPOINT_FIELDS: Readonly<Record<string, Partial<Record<Where, "keep" | "drop">>>> = {
-  id: table(
-    ["global:bulk", "guild:bulk"],
-    ["global:create", "global:edit", "guild:create", "guild:edit"],
-  ),
-  type: table(
-    ["global:create", "global:bulk", "guild:create", "guild:bulk"],
-    ["global:edit", "guild:edit"],
-  ),
-  name: table(ALL),
-  name_localizations: table(ALL),
-  description: table(ALL),
-  description_localizations: table(ALL),
-  options: table(ALL),
-  default_member_permissions: table(ALL),
-  default_permission: table(ALL),
-  nsfw: table(ALL),
-  handler: table(ALL),
-  dm_permission: GLOBAL_ONLY,
-  integration_types: GLOBAL_ONLY,
-  contexts: GLOBAL_ONLY,
-};
+const FIELDS = Object.keys(COMMAND_FIELDS) as CommandField[];
 
 interface CommandRequestContext {
   readonly scope: Scope;
@@ -182,6 +140,7 @@ export function validateCommandRequest(
     creating,
     value: {},
   };
+  checkTypeFields(fields);
   checkId(fields);
   checkCommandName(fields);
   if (fields.type === 2 || fields.type === 3) checkNoDescription(fields);
@@ -217,6 +176,15 @@ function commandType(out: Issues, body: Json, ctx: CommandRequestContext): numbe
     );
   }
   return type;
+}
+
+/** The fields the command's type does not take (the field table's `onlyFor`). */
+function checkTypeFields({ out, body, type }: CommandFields): void {
+  if (type === undefined) return;
+  for (const field of FIELDS) {
+    const refusal = given(body, field) ? typeRefusal(field, type, body[field]) : undefined;
+    if (refusal !== undefined) out.add([field], refusal.code, `${refusal.rule}.`);
+  }
 }
 
 /** `id` (bulk items): a snowflake. */
@@ -274,17 +242,10 @@ function checkDescription({ out, body, type, creating }: CommandFields): void {
   checkLocalizations(out, body["description_localizations"], ["description_localizations"], check);
 }
 
-/** `options`: CHAT_INPUT commands only (an empty list is tolerated on the others). */
+/** `options`: CHAT_INPUT commands only (refused on the others by `checkTypeFields`). */
 function checkCommandOptions({ out, body, type, value }: CommandFields): void {
-  if (!given(body, "options")) return;
-  const options = body["options"];
-  if (type === 1) value["options"] = checkOptions(out, options, ["options"], "command");
-  else if (type !== undefined && !(Array.isArray(options) && options.length === 0)) {
-    out.add(
-      ["options"],
-      FieldCode.OPTIONS_NOT_ALLOWED,
-      "Options may only be set on CHAT_INPUT commands.",
-    );
+  if (given(body, "options") && type === 1) {
+    value["options"] = checkOptions(out, body["options"], ["options"], "command");
   }
 }
 
@@ -315,16 +276,10 @@ function checkAccess({ out, body, value }: CommandFields): void {
   }
 }
 
-/** `handler`: PRIMARY_ENTRY_POINT commands only. */
+/** `handler`: PRIMARY_ENTRY_POINT commands only (refused on the others by `checkTypeFields`). */
 function checkHandler({ out, body, type, value }: CommandFields): void {
-  if (!given(body, "handler")) return;
-  if (type !== undefined && type !== 4) {
-    out.add(
-      ["handler"],
-      FieldCode.HANDLER_NOT_ALLOWED,
-      "handler is only for PRIMARY_ENTRY_POINT commands.",
-    );
-  } else if (out.oneOf(body["handler"], ["handler"], HANDLERS)) value["handler"] = body["handler"];
+  if (!given(body, "handler") || (type !== undefined && type !== 4)) return;
+  if (out.oneOf(body["handler"], ["handler"], HANDLERS)) value["handler"] = body["handler"];
 }
 
 /**
@@ -338,8 +293,8 @@ function applied(body: Json, value: Json, where: Where): { value: Json; ignored:
   }
   if (given(body, "type")) value["type"] = body["type"];
   if (given(body, "id")) value["id"] = body["id"];
-  for (const [field, treatment] of Object.entries(ENDPOINT_FIELDS)) {
-    if (treatment[where] === "drop" && body[field] !== undefined) {
+  for (const field of FIELDS) {
+    if (endpointTreatment(field, where) === "drop" && body[field] !== undefined) {
       delete value[field];
       ignored.push(field);
     }

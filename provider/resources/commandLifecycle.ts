@@ -26,7 +26,7 @@ import type { CheckFailure, ConfiguredLifecycle } from "./lifecycle";
 import { idFailures } from "./lifecycle";
 import type { DescribeResource } from "./engineErrors";
 import { forEngine } from "./engineErrors";
-import type { ProviderRuntime, Where } from "./runtime";
+import type { CommandIdentity, ProviderRuntime, Where } from "./runtime";
 import { adoptLiveTwin } from "./liveTwin";
 import { scopeName } from "./scopeName";
 import { createOne, deleteOne, editOne, writeOneShared } from "./scopeWrites";
@@ -178,10 +178,7 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): ConfiguredLi
   }
 
   /** Where a command of these inputs lives and what it is called; undefined while unknown. */
-  function identity(
-    bag: Bag,
-  ):
-    { applicationId: string; guildId: string | undefined; type: number; name: string } | undefined {
+  function identity(bag: Bag): CommandIdentity | undefined {
     const known = (v: unknown): v is string => typeof v === "string" && v !== UNKNOWN;
     const applicationId = bag["applicationId"]; // `check` wrote the default in
     const guildId = bag["guildId"];
@@ -202,7 +199,7 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): ConfiguredLi
     const c = identity(news);
     if (c === undefined) return false;
     try {
-      return await replacementNeedsRoom(rt, id, c.applicationId, c.guildId, c.type, c.name);
+      return await replacementNeedsRoom(rt, id, c);
     } catch {
       return false; // the scope cannot be read: the create will say why, in the service's words
     }
@@ -214,7 +211,7 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): ConfiguredLi
     if (c === undefined) return [];
     let problems: string[];
     try {
-      problems = await createProblems(rt, c.applicationId, c.guildId, c.type, c.name);
+      problems = await createProblems(rt, c);
     } catch {
       return []; // the scope cannot be read (no credentials at preview?): the create will tell
     }
@@ -276,18 +273,12 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): ConfiguredLi
       const where = whereOf(inputs);
       const { applicationId, guildId } = where;
       const body = wireBody(commandArgs(inputs), scope, secrecyOf(inputs));
-      const api = rt.client;
       const bulk = rt.settings.writeMode === "bulk";
       const edit = scopeRoutes(guildId).edit;
-      const adoption = await adoptLiveTwin(
-        api,
-        rt.scopes,
-        applicationId,
-        guildId,
-        body,
+      const adoption = await adoptLiveTwin(rt, where, body, {
         bulk,
-        (fn) => writeOneShared(rt, applicationId, guildId, edit, fn),
-      );
+        write: (fn) => writeOneShared(rt, applicationId, guildId, edit, fn),
+      });
       if (adoption !== undefined) {
         if (adoption.written) rt.scopes.invalidateScope(applicationId, guildId);
         rt.deployment.commandWritten(adoption.command.id);

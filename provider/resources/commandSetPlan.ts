@@ -10,7 +10,15 @@
  * plugin's (provider/plugin/commandSet.ts), so every language gets the same children.
  */
 import type { Path, Scope } from "../schema";
-import { camelCase, COMMAND_FIELDS, CommandType, isRecord, isSnowflake, Secrecy } from "../schema";
+import {
+  camelCase,
+  COMMAND_FIELDS,
+  CommandType,
+  isRecord,
+  isSnowflake,
+  notSnowflake,
+  Secrecy,
+} from "../schema";
 import { commandKey } from "./commandKeys";
 import { scopeName } from "./scopeName";
 
@@ -171,7 +179,7 @@ export function setStructureProblems(
     seen.add(label);
     for (const id of [s.guildId, s.applicationId]) {
       if (id !== undefined && !isSnowflake(id)) {
-        problems.push(`command set '${set}': scope id '${id}' is not a snowflake (a decimal id)`);
+        problems.push(`command set '${set}': ${notSnowflake(`scope id '${id}'`)}`);
       }
     }
   }
@@ -185,7 +193,7 @@ export function setStructureProblems(
     }
     perms.add(name);
     if (!isSnowflake(p.guildId)) {
-      problems.push(`command set '${set}': permissions guild '${p.guildId}' is not a snowflake`);
+      problems.push(`command set '${set}': ${notSnowflake(`permissions guild '${p.guildId}'`)}`);
     }
     if (permissionsScope(scopes, p) === undefined) {
       problems.push(

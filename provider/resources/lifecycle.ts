@@ -5,7 +5,7 @@
  * failures every one of them gives for the ids that say where a resource lives.
  */
 import type { Secrecy } from "../schema";
-import { isSnowflake } from "../schema";
+import { isSnowflake, notSnowflake } from "../schema";
 import type { Bag } from "./propertyBags";
 import { UNKNOWN } from "./propertyBags";
 import type { StackConfig } from "./settings";
@@ -65,7 +65,7 @@ export function idFailures(
     const v = inputs[key];
     if (v === UNKNOWN || (v === undefined && !required)) continue;
     if (!isSnowflake(v)) {
-      failures.push({ property: key, reason: `${key}: must be a snowflake (a decimal id)` });
+      failures.push({ property: key, reason: notSnowflake(key) });
     }
   }
   for (const key of keys.filter((k) => secrecy.marks(k))) {

@@ -22,6 +22,7 @@
 import type { CommandsApi, WireCommand, WireCommandBody, WireCommandPatch } from "../client";
 import { CommandType, diffCommandFields, patchBody } from "../schema";
 import type { ScopeCache } from "./scopeCache";
+import type { ProviderRuntime, Where } from "./runtime";
 
 /** The live command a create of `body` lands on, if any. */
 export async function findLiveTwin(
@@ -53,21 +54,25 @@ export interface Adoption {
  * caller creates.
  */
 export async function adoptLiveTwin(
-  api: CommandsApi,
-  scopes: ScopeCache,
-  applicationId: string,
-  guildId: string | undefined,
+  rt: Pick<ProviderRuntime, "client" | "scopes">,
+  where: Where,
   body: WireCommandBody,
-  bulk = false,
-  /** Runs the PATCH (the caller's per-scope write lock), on the client it is given; default: at once. */
-  write: <T>(fn: (api: CommandsApi) => Promise<T>) => Promise<T> = (fn) => fn(api),
+  options: {
+    /** Bulk mode: a same-name twin is left to the bulk PUT. */
+    readonly bulk?: boolean;
+    /** Runs the PATCH (the caller's per-scope write lock), on the client it is given; default: at once. */
+    readonly write?: <T>(fn: (api: CommandsApi) => Promise<T>) => Promise<T>;
+  } = {},
 ): Promise<Adoption | undefined> {
+  const { applicationId, guildId } = where;
+  const scopes = rt.scopes;
+  const write = options.write ?? ((fn) => fn(rt.client));
   const twin = await findLiveTwin(scopes, applicationId, guildId, body);
   if (twin === undefined) return undefined;
   const fields = diffCommandFields(body, twin);
   if (fields.length === 0) return { command: twin, written: false };
   const renamed = twin.name !== body.name; // only the application's entry point
-  if (bulk && !renamed) return undefined;
+  if (options.bulk === true && !renamed) return undefined;
   const patch = patchBody(body, fields) as WireCommandPatch;
   const command = await write((writer) =>
     guildId === undefined

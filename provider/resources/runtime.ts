@@ -47,6 +47,12 @@ export interface Where {
   readonly guildId: string | undefined;
 }
 
+/** A command's identity: where it lives, its type and its name (what the service keys it by). */
+export interface CommandIdentity extends Where {
+  readonly type: number;
+  readonly name: string;
+}
+
 export class ProviderRuntime {
   readonly clock: Clock;
   readonly deployment = new DeploymentMemory();

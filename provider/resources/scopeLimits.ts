@@ -35,7 +35,7 @@
 import type { WireCommand } from "../client";
 import { COMMAND_TYPE_NAMES, commandsPerScope, CommandType, Limits } from "../schema";
 import { scopeKind, scopeName } from "./scopeName";
-import type { ProviderRuntime } from "./runtime";
+import type { CommandIdentity, ProviderRuntime } from "./runtime";
 
 interface Plan {
   /** The live commands of the type in the scope. */
@@ -47,13 +47,8 @@ interface Plan {
   readonly limit: number;
 }
 
-async function plan(
-  rt: ProviderRuntime,
-  applicationId: string,
-  guildId: string | undefined,
-  type: number,
-  name: string,
-): Promise<Plan> {
+async function plan(rt: ProviderRuntime, command: CommandIdentity): Promise<Plan> {
+  const { applicationId, guildId, type, name } = command;
   const limit = commandsPerScope(type, scopeKind(guildId));
   // Held for the whole deployment (limitList); loaded through the snapshot that create's
   // live-twin lookup reads too, so both cost one list GET per scope.
@@ -82,14 +77,11 @@ async function plan(
 export async function replacementNeedsRoom(
   rt: ProviderRuntime,
   oldId: string,
-  applicationId: string,
-  guildId: string | undefined,
-  type: number,
-  name: string,
+  command: CommandIdentity,
 ): Promise<boolean> {
-  const key = `${applicationId}/${guildId ?? "global"}/${type}`;
-  rt.deployment.replacing(`${key}/${name}`);
-  const p = await plan(rt, applicationId, guildId, type, name);
+  const key = `${command.applicationId}/${command.guildId ?? "global"}/${command.type}`;
+  rt.deployment.replacing(`${key}/${command.name}`);
+  const p = await plan(rt, command);
   const deleteFirst = !p.isLive && p.countAfter > p.limit;
   // Deleted first, the old command makes room for the new one (net nothing once both ran;
   // until then, the name counts as an addition and the old command as leaving).
@@ -109,17 +101,15 @@ function plannedInGuild(rt: ProviderRuntime, applicationId: string, guildId: str
 /** Why creating this command would fail on a limit the service states; [] when it would not. */
 export async function createProblems(
   rt: ProviderRuntime,
-  applicationId: string,
-  guildId: string | undefined,
-  type: number,
-  name: string,
+  command: CommandIdentity,
 ): Promise<string[]> {
+  const { applicationId, guildId, type, name } = command;
   // The engine checks a replacement's new command again, as a new resource: its diff
   // has planned it already (and made room for it).
   if (rt.deployment.isReplacement(`${applicationId}/${guildId ?? "global"}/${type}/${name}`)) {
     return [];
   }
-  const p = await plan(rt, applicationId, guildId, type, name);
+  const p = await plan(rt, command);
   if (p.isLive) return []; // an upsert onto a live command: no addition, no create counted
   const where = scopeName(applicationId, guildId);
   const typeName = COMMAND_TYPE_NAMES[type] ?? `type ${type}`;

@@ -54,7 +54,7 @@ import { oversize } from "./size";
 import { checkSnowflake } from "./snowflake";
 import type { Where } from "./fieldSpec";
 import { COMMAND_FIELDS } from "./fields";
-import { acceptedIn, toleratedIn } from "./endpointFields";
+import { acceptedIn, toleratedIn, typeRefusal } from "./endpointFields";
 import type { CommandField, Scope, WireCommandBody, WireCommandPatch, WriteMode } from "./shapes";
 import { wireCommandBodySchema, wireCommandPatchSchema } from "./shapes";
 
@@ -113,6 +113,7 @@ export function checkCommand(out: IssueCollector, body: unknown, ctx: WireContex
   const given = (field: string) => body[field] !== undefined && !rejected.has(field);
   const type = checkCommandType(out, body, ctx, given);
   const typeText = type === undefined ? "this" : (COMMAND_TYPE_NAMES[type] ?? String(type));
+  if (type !== undefined) checkTypeFields(out, body, type, typeText, rejected);
   const c: CommandCheck = { out, body, ctx, creating: ctx.mode !== "edit", type, typeText, given };
   if (given("id")) checkSnowflake(out, body["id"], ["id"]);
   checkCommandName(c);
@@ -147,6 +148,23 @@ function checkAcceptedFields(
     }
   }
   return rejected;
+}
+
+/** The fields the command's type does not take (fields.ts `onlyFor`); their rules are skipped. */
+function checkTypeFields(
+  out: IssueCollector,
+  body: Record<string, unknown>,
+  type: number,
+  typeText: string,
+  rejected: Set<string>,
+): void {
+  for (const field of Object.keys(COMMAND_FIELDS) as CommandField[]) {
+    if (body[field] === undefined || rejected.has(field)) continue;
+    const refusal = typeRefusal(field, type, body[field]);
+    if (refusal === undefined) continue;
+    rejected.add(field);
+    out.add([field], refusal.code, `${refusal.rule}, not on ${typeText}.`);
+  }
 }
 
 /**
@@ -230,17 +248,10 @@ function checkDescription({ out, body, type, typeText, creating, given }: Comman
   );
 }
 
-/** Rules 3-10: options only on CHAT_INPUT (an empty list on the others is harmless). */
-function checkCommandOptions({ out, body, type, typeText, given }: CommandCheck): void {
-  if (!given("options")) return;
-  const options = body["options"];
-  if (type === CommandType.CHAT_INPUT) checkOptionArray(out, options, ["options"], "command");
-  else if (type !== undefined && !(Array.isArray(options) && options.length === 0)) {
-    out.add(
-      ["options"],
-      Codes.OPTIONS_NOT_ALLOWED,
-      `Options may only be set on CHAT_INPUT commands, not on ${typeText}.`,
-    );
+/** Rules 3-10: options only on CHAT_INPUT (fields.ts `onlyFor`, checked before). */
+function checkCommandOptions({ out, body, type, given }: CommandCheck): void {
+  if (given("options") && type === CommandType.CHAT_INPUT) {
+    checkOptionArray(out, body["options"], ["options"], "command");
   }
 }
 
@@ -304,17 +315,11 @@ function checkInstallation({ out, body, ctx, given }: CommandCheck): void {
   }
 }
 
-/** Rule 13: `handler` only on PRIMARY_ENTRY_POINT, one of the entry point handlers. */
-function checkHandler({ out, body, type, typeText, given }: CommandCheck): void {
-  if (!given("handler")) return;
-  if (type !== undefined && type !== CommandType.PRIMARY_ENTRY_POINT) {
-    out.add(
-      ["handler"],
-      Codes.HANDLER_NOT_ALLOWED,
-      `handler is only for PRIMARY_ENTRY_POINT commands, not ${typeText}.`,
-    );
-  } else
+/** Rule 13: `handler` (only on PRIMARY_ENTRY_POINT, fields.ts `onlyFor`) is an entry point handler. */
+function checkHandler({ out, body, given }: CommandCheck): void {
+  if (given("handler")) {
     checkOneOf(out, body["handler"], ["handler"], ENTRY_POINT_HANDLERS, "an entry point handler");
+  }
 }
 
 /** Rule 11: the command's size. */

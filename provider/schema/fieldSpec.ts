@@ -4,6 +4,7 @@
  * where the service accepts, tolerates and keeps it; and the canonical form a table gives
  * an object (`canonicalOf`).
  */
+import type { Code } from "./issues";
 import type { Scope, WriteMode } from "./shapes";
 
 /** A write endpoint: the scope and the kind of write. */
@@ -74,6 +75,13 @@ export interface CommandFieldSpec<C = unknown> extends FieldSpec<C> {
   readonly reset: unknown;
   /** The scopes whose commands keep the field (the service drops it elsewhere). */
   readonly keptIn: readonly Scope[];
+  /**
+   * The command types whose body may carry the field (absent: every type), and the code
+   * the service answers when another type carries it with more than its neutral value
+   * (false, []). The provider's checks and the emulator's rules both read it
+   * (endpointFields.ts `typeRefusal`), so the two report one code and one wording.
+   */
+  readonly onlyFor?: { readonly types: readonly number[]; readonly code: Code };
 }
 
 // ---- the canonical form a table gives ----------------------------------------------

@@ -7,10 +7,13 @@
  * service presents it. Each table must name exactly the keys of its shape (checked by
  * the compiler through `satisfies`), so a field added to the service is added here once
  * and cannot slip out of validation, diff, drift or PATCH. The emulator stores and presents
- * it from these tables, but accepts it only once its own rules name it
- * (emulator/rules/command.ts `ENDPOINT_FIELDS`).
+ * it from these tables and keeps or drops it per endpoint by them; it checks the value by
+ * its own rules (emulator/rules/command.ts), and a field they do not keep fails
+ * test/emulator/fieldKeeping.test.ts.
  *
- * Users of these tables: endpointFields.ts (acceptance per endpoint), normalize.ts
+ * Users of these tables: endpointFields.ts (acceptance per endpoint and command type: the
+ * provider's checks, command.ts, and the emulator's rules, emulator/rules/command.ts, both
+ * read it), normalize.ts
  * (canonical form, field diff, PATCH body), mapping.ts (SDK keys, child levels), the
  * emulator's store and presenter, and the package schema (provider/package: the
  * descriptions).
@@ -18,6 +21,8 @@
 import type { ChoiceField, CommandField, OptionField, ReturnedCommandField, Scope } from "./shapes";
 import type { CanonicalOf, CommandFieldSpec, FieldSpec, Where } from "./fieldSpec";
 import { canonicalOf } from "./fieldSpec";
+import { CommandType } from "./constants";
+import { Codes } from "./issues";
 import {
   canonicalNumber,
   choiceValue,
@@ -57,8 +62,9 @@ const GLOBAL_AND_GUILD_BULK: readonly Where[] = [
  * (a discord.js builder reused for a test guild sends `integration_types`/`contexts`).
  */
 const GUILD_WRITES_IGNORE = { "guild:create": "ignored", "guild:edit": "ignored" } as const;
-const BOTH: readonly Scope[] = ["global", "guild"];
-const GLOBAL: readonly Scope[] = ["global"];
+const BOTH = ["global", "guild"] as const satisfies readonly Scope[];
+/** Literal, so that the SDK's guild command arguments leave these fields out (mapping.ts). */
+const GLOBAL = ["global"] as const satisfies readonly Scope[];
 
 export const CHOICE_FIELDS = {
   name: {
@@ -197,13 +203,22 @@ export const OPTION_FIELDS = {
 } as const satisfies Record<OptionField, FieldSpec>;
 
 export const COMMAND_FIELDS = {
-  /** Only in bulk bodies, to match an existing command; it identifies, it does not describe. */
+  /**
+   * Only in bulk bodies, to match an existing command; it identifies, it does not describe.
+   * Create and edit: absent from the document's bodies; the service ignores it.
+   */
   id: {
     description: "The command's unique id, assigned by the service.",
     canonical: undefined,
     compared: "always",
     presence: "always",
     acceptedIn: BULK,
+    tolerated: {
+      "global:create": "ignored",
+      "global:edit": "ignored",
+      "guild:create": "ignored",
+      "guild:edit": "ignored",
+    },
     reset: undefined,
     keptIn: BOTH,
   },
@@ -271,6 +286,7 @@ export const COMMAND_FIELDS = {
     acceptedIn: ALL,
     reset: [],
     keptIn: BOTH,
+    onlyFor: { types: [CommandType.CHAT_INPUT], code: Codes.CONTEXT_MENU_OPTIONS },
   },
   /** Always present on the wire (string or null). */
   default_member_permissions: {
@@ -361,6 +377,7 @@ export const COMMAND_FIELDS = {
     acceptedIn: ALL,
     reset: null,
     keptIn: BOTH,
+    onlyFor: { types: [CommandType.PRIMARY_ENTRY_POINT], code: Codes.HANDLER_NOT_ALLOWED },
   },
 } as const satisfies Record<
   CommandField,

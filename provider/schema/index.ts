@@ -36,7 +36,13 @@ export type { CanonicalCommandField } from "./fields";
 export { canonicalOf, neutralValue } from "./fieldSpec";
 export type { CommandFieldSpec, FieldSpec, Presence, Tolerance, Where } from "./fieldSpec";
 export { canonicalNumber } from "./canonicalValues";
-export { acceptedIn, carriedIn, toleratedIn } from "./endpointFields";
+export {
+  acceptedIn,
+  carriedIn,
+  endpointTreatment,
+  toleratedIn,
+  typeRefusal,
+} from "./endpointFields";
 export { validateWireCommand, wireCommandSchemaFor } from "./command";
 export type { WireContext } from "./command";
 export { commandSize, oversize } from "./size";
@@ -44,6 +50,7 @@ export {
   allChannels,
   everyone,
   isSnowflake,
+  notSnowflake,
   SERVICE_EPOCH_MS,
   SNOWFLAKE_PATTERN,
   snowflakeSchema,
@@ -72,7 +79,7 @@ export {
   validateWireBody,
   wireToSdk,
 } from "./mapping";
-export type { Camelize, SdkChoice, SdkCommandArgs, SdkOption } from "./mapping";
+export type { Camelize, GlobalOnlyKey, SdkChoice, SdkCommandArgs, SdkOption } from "./mapping";
 export {
   canonicalCommand,
   canonicalPermissions,

@@ -52,7 +52,12 @@ export const Codes = {
   DUPLICATE_LOCALIZED_NAME: "APPLICATION_COMMAND_OPTIONS_DUPLICATE_LOCALIZED_NAME",
   /** USER or MESSAGE command with a description. */
   DESCRIPTION_NOT_ALLOWED: "APPLICATION_COMMAND_DESCRIPTION_NOT_ALLOWED",
-  /** options on a command that is not CHAT_INPUT, or on a plain option. */
+  /**
+   * (service) options on a command that is not CHAT_INPUT: the service's answer quoted in
+   * discord/discord-api-docs#8574 ("Context menu commands cannot have options").
+   */
+  CONTEXT_MENU_OPTIONS: "APPLICATION_COMMAND_CONTEXT_MENU_OPTIONS_INVALID",
+  /** options on a plain option (not a subcommand or group). */
   OPTIONS_NOT_ALLOWED: "APPLICATION_COMMAND_OPTIONS_NOT_ALLOWED",
   /** Subcommand nesting broken (mix of subcommands and plain options, groups in groups...). */
   OPTIONS_TYPE_INVALID: "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID",

@@ -32,6 +32,18 @@ export type SdkOption = Camelize<WireOption>;
 /** A command as a Pulumi program declares it (no `id`: the service assigns it). */
 export type SdkCommandArgs = Camelize<Omit<WireCommandBody, "id">>;
 
+/**
+ * The SDK keys of the fields only global commands keep (fields.ts `keptIn`): a guild
+ * command's arguments leave them out (sdk/resources.ts).
+ */
+export type GlobalOnlyKey = {
+  [K in keyof typeof COMMAND_FIELDS]: (typeof COMMAND_FIELDS)[K]["keptIn"] extends readonly [
+    "global",
+  ]
+    ? CamelCase<K>
+    : never;
+}[keyof typeof COMMAND_FIELDS];
+
 /** `name_localizations` -> `nameLocalizations` (the runtime twin of `CamelCase`). */
 export function camelCase(key: string): string {
   return key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());

@@ -21,9 +21,28 @@ export function chatInputNameProblem(name: string, secret = false): string | und
     return "Must contain only letters, numbers, '-', '_' and \"'\" (no spaces or symbols).";
   }
   if (name.toLowerCase() !== name) {
-    return secret ? "Must be lowercase." : `Must be lowercase: use "${name.toLowerCase()}".`;
+    const suggestion = secret ? undefined : lowercaseSuggestion(name);
+    return suggestion === undefined
+      ? "Must be lowercase."
+      : `Must be lowercase: use "${suggestion}".`;
   }
   return undefined;
+}
+
+/** Characters outside the name rule's set (a lowercase form may add some: "İ" is "i" + U+0307). */
+const OUTSIDE_NAME_SET = /[^-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]/gu;
+
+/**
+ * A valid lowercase name to suggest for `name`, or undefined: its lowercase form, less any
+ * character the lowercasing added outside the rule's set, when that is itself a valid name.
+ */
+function lowercaseSuggestion(name: string): string | undefined {
+  const lower = name.toLowerCase().replace(OUTSIDE_NAME_SET, "");
+  const valid =
+    CHAT_INPUT_NAME_REGEX.test(lower) &&
+    lower.toLowerCase() === lower &&
+    [...lower].length <= Limits.NAME_MAX;
+  return valid ? lower : undefined;
 }
 
 /** How a name is checked: CHAT_INPUT commands and options, or USER/MESSAGE/entry point. */

@@ -6,8 +6,8 @@
  *
  * - absent, `null` and `{}` localizations are equal; localized values equal to the
  *   default are dropped (the service ignores them); keys are sorted;
- * - `required`, `autocomplete`, `nsfw` absent = false; `default_permission` and
- *   `dm_permission` absent = true (their documented defaults); with `contexts` given as
+ * - a field left out is its documented default, each row's `canonical` (false for the
+ *   flags but `default_permission` and `dm_permission`, true); with `contexts` given as
  *   a list, `dm_permission` is derived from them (BOT_DM among them), as the service does;
  * - description absent = "" (what the service returns for USER and MESSAGE);
  * - numbers compare numerically (`-0` is `0`);

@@ -25,24 +25,29 @@ export function snowflakeTime(id: string): number {
   return Number(BigInt(id) >> 22n) + SERVICE_EPOCH_MS;
 }
 
+/**
+ * The one wording of the snowflake rule, for every check of an id (command bodies, the ids
+ * that say where a resource lives, a CommandSet's scopes, import ids on the command line):
+ * `subject` names the value ("Value \"12x\"", "guildId").
+ */
+export function notSnowflake(subject: string): string {
+  return `${subject} is not a snowflake (a decimal id of at most 20 digits)`;
+}
+
 export const snowflakeSchema = z.string().refine(isSnowflake, {
-  params: { code: Codes.NUMBER_COERCE, message: "Value is not a snowflake." },
+  params: { code: Codes.NUMBER_COERCE, message: `${notSnowflake("Value")}.` },
 });
 
 export function checkSnowflake(out: IssueCollector, v: unknown, path: Path): v is string {
   if (!isSnowflake(v)) {
-    out.add(
-      path,
-      Codes.NUMBER_COERCE,
-      `Value ${out.quote(v, path)} is not a snowflake (a decimal string of at most 20 digits).`,
-    );
+    out.add(path, Codes.NUMBER_COERCE, `${notSnowflake(`Value ${out.quote(v, path)}`)}.`);
     return false;
   }
   return true;
 }
 
 function requireSnowflake(guildId: string): bigint {
-  if (!isSnowflake(guildId)) throw new RangeError(`"${guildId}" is not a snowflake`);
+  if (!isSnowflake(guildId)) throw new RangeError(notSnowflake(`"${guildId}"`));
   return BigInt(guildId);
 }
 

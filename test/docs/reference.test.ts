@@ -78,7 +78,7 @@ describe("the reference's examples", () => {
 
   test("run in Python against the generated SDK, with Pulumi's mocks", () => {
     const python = path.join(ROOT, ".work", "venv", "bin", "python");
-    expect(fs.existsSync(python)).toBe(true); // made by `npm run setup`
+    if (!fs.existsSync(python)) throw new Error(`${python} is missing: run \`npm run setup\``);
     const harness = [
       "import json, sys, traceback",
       "import pulumi",

@@ -6,6 +6,7 @@
  * import, and the provider modules the dynamic resources' state names; a deep import of
  * anything else is refused by Node (ERR_PACKAGE_PATH_NOT_EXPORTED).
  */
+import { requireBuiltPackage } from "../../scripts/toolchain";
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -70,6 +71,7 @@ test("importing the package loads no emulator module", () => {
 });
 
 test("importing the package loads neither @pulumi/pulumi's Automation API nor its closure serializer", () => {
+  requireBuiltPackage();
   const loaded = requireCacheAfter(path.join("dist", "index.js"));
   const pulumiModule = (sub: string) =>
     loaded.some((k) => k.includes(path.join("@pulumi", "pulumi", sub)));

@@ -3,15 +3,19 @@
  * committed files are what the generator produces now, and the schema says what matters
  * to programs in other languages: every argument of the TypeScript SDK with its type,
  * secrets, replacements, enums with the service's numbers, the provider's settings.
- * The expected types below are written by hand, keyed by the TypeScript SDK's argument
- * types, so `npm run typecheck` fails when an argument is added without its entry here.
+ * The expected types below are written by hand for the fields whose package type is more
+ * than their wire type says (enums, lists, objects); a plain boolean or string command field
+ * is expected by its wire type (shapes.ts), so a new one needs no entry here, and any other
+ * argument without an entry fails with a message naming it.
  */
 import { CREDENTIAL_SETTINGS } from "../../provider/resources/settings";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as constants from "../../provider/schema/constants";
 import { ENUMS } from "../../provider/schema/enums";
+import type { z } from "zod";
 import { COMMAND_FIELDS, OPTION_FIELDS } from "../../provider/schema/fields";
+import { camelCase, wireCommandBodySchema, wireOptionSchema } from "../../provider/schema";
 import type { SdkChoice, SdkOption } from "../../provider/schema";
 import type { WirePermission } from "../../provider/schema";
 import { readSettings } from "../../provider/resources/settings";
@@ -60,32 +64,77 @@ const LOCALIZED: TypeSpec = { type: "object", additionalProperties: STRING };
 const ref = (name: string): TypeSpec => ({ $ref: `#/types/discord-commands:index:${name}` });
 const listOf = (items: TypeSpec): TypeSpec => ({ type: "array", items });
 
-/** What a command resource's arguments share (the TypeScript SDK's `SdkCommandArgs`, `applicationId`). */
+/** The package type of a plain (boolean or string) wire field, from its zod shape. */
+function plainType(schema: z.ZodType): TypeSpec | undefined {
+  const def = (schema as unknown as { def: { type: string; innerType?: z.ZodType } }).def;
+  if (def.type === "optional" || def.type === "nullable") {
+    return def.innerType === undefined ? undefined : plainType(def.innerType);
+  }
+  return def.type === "boolean" ? BOOLEAN : def.type === "string" ? STRING : undefined;
+}
+
+/** The plain fields among `fields`, by SDK key, typed by their wire type. */
+function plainArgs(
+  shape: Record<string, z.ZodType>,
+  fields: readonly string[],
+): Record<string, TypeSpec> {
+  const out: Record<string, TypeSpec> = {};
+  for (const field of fields) {
+    const type = shape[field] === undefined ? undefined : plainType(shape[field]);
+    if (type !== undefined) out[camelCase(field)] = type;
+  }
+  return out;
+}
+
+/** The plain command fields a resource of `scope` keeps (not `id`, which identifies). */
+function plainCommandArgs(scope: "global" | "guild"): Record<string, TypeSpec> {
+  const kept = Object.entries(COMMAND_FIELDS)
+    .filter(([field, spec]) => field !== "id" && (spec.keptIn as readonly string[]).includes(scope))
+    .map(([field]) => field);
+  return plainArgs(wireCommandBodySchema.shape, kept);
+}
+
+/**
+ * What a command resource's arguments share (the TypeScript SDK's `SdkCommandArgs`,
+ * `applicationId`) beyond the plain fields.
+ */
 const COMMAND_ARGS = {
   type: ref("CommandType"),
-  name: STRING,
   nameLocalizations: LOCALIZED,
-  description: STRING,
   descriptionLocalizations: LOCALIZED,
   options: listOf(ref("CommandOption")),
-  defaultMemberPermissions: STRING,
-  defaultPermission: BOOLEAN,
-  nsfw: BOOLEAN,
   handler: ref("EntryPointHandler"),
   applicationId: STRING,
 } as const satisfies Partial<Record<keyof GlobalCommandArgs, TypeSpec>>;
 
-const GLOBAL_COMMAND_ARGS: Record<keyof GlobalCommandArgs, TypeSpec> = {
+const GLOBAL_COMMAND_ARGS: Partial<Record<keyof GlobalCommandArgs, TypeSpec>> = {
+  ...plainCommandArgs("global"),
   ...COMMAND_ARGS,
-  dmPermission: BOOLEAN,
   integrationTypes: listOf(ref("IntegrationType")),
   contexts: listOf(ref("InteractionContextType")),
 };
 
-const GUILD_COMMAND_ARGS: Record<keyof GuildCommandArgs, TypeSpec> = {
+const GUILD_COMMAND_ARGS: Partial<Record<keyof GuildCommandArgs, TypeSpec>> = {
+  ...plainCommandArgs("guild"),
   ...COMMAND_ARGS,
   guildId: STRING,
 };
+
+/** Every argument has an expected type: a plain field's, or one written above. */
+function expectTyped(
+  actual: Record<string, TypeSpec>,
+  expected: Record<string, unknown>,
+  list = "COMMAND_ARGS",
+): void {
+  const missing = Object.keys(actual).filter((k) => !Object.hasOwn(expected, k));
+  expect(
+    missing.map(
+      (k) =>
+        `test/package/schema.test.ts: \`${k}\` is not a plain boolean or string; add its package type to ${list}`,
+    ),
+  ).toEqual([]);
+  expect(actual).toEqual(expected);
+}
 
 /** `authorization` is a TypeScript-only convenience (a dependency): other languages use dependsOn. */
 const PERMISSIONS_ARGS: Record<
@@ -98,13 +147,12 @@ const PERMISSIONS_ARGS: Record<
   applicationId: STRING,
 };
 
-const OPTION: Record<keyof SdkOption, TypeSpec> = {
+/** An option's arguments beyond its plain (boolean or string) fields. */
+const OPTION: Partial<Record<keyof SdkOption, TypeSpec>> = {
+  ...plainArgs(wireOptionSchema.shape, Object.keys(OPTION_FIELDS)),
   type: ref("OptionType"),
-  name: STRING,
   nameLocalizations: LOCALIZED,
-  description: STRING,
   descriptionLocalizations: LOCALIZED,
-  required: BOOLEAN,
   choices: listOf(ref("CommandOptionChoice")),
   options: listOf(ref("CommandOption")),
   channelTypes: listOf(ref("ChannelType")),
@@ -112,7 +160,6 @@ const OPTION: Record<keyof SdkOption, TypeSpec> = {
   maxValue: NUMBER,
   minLength: INTEGER,
   maxLength: INTEGER,
-  autocomplete: BOOLEAN,
 };
 
 const CHOICE: Record<keyof SdkChoice, TypeSpec> = {
@@ -277,13 +324,13 @@ describe("the package", () => {
 describe("resources", () => {
   it("GlobalCommand takes every argument of the TypeScript SDK's GlobalCommandArgs, typed", () => {
     const r = res("GlobalCommand");
-    expect(typesOf(r.inputProperties)).toEqual(GLOBAL_COMMAND_ARGS);
+    expectTyped(typesOf(r.inputProperties), GLOBAL_COMMAND_ARGS);
     expect(r.requiredInputs).toEqual(["name"]);
   });
 
   it("GuildCommand takes GuildCommandArgs: no global-only field, a required guildId", () => {
     const r = res("GuildCommand");
-    expect(typesOf(r.inputProperties)).toEqual(GUILD_COMMAND_ARGS);
+    expectTyped(typesOf(r.inputProperties), GUILD_COMMAND_ARGS);
     expect(r.requiredInputs.sort()).toEqual(["guildId", "name"]);
   });
 
@@ -350,7 +397,7 @@ describe("resources", () => {
 
 describe("object types", () => {
   it("CommandOption holds every field of an option (options nest), typed", () => {
-    expect(typesOf(objectType("CommandOption").properties)).toEqual(OPTION);
+    expectTyped(typesOf(objectType("CommandOption").properties), OPTION, "OPTION");
     expect(objectType("CommandOption").required).toEqual(["type", "name", "description"]);
   });
 

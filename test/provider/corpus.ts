@@ -4,7 +4,9 @@
  * localizations (some equal to the default), channel types, min/max, nsfw, contexts,
  * integration types and default member permissions. Seeded, so every run is the same.
  */
-import { CHANNEL_TYPES, LOCALES } from "../../provider/schema";
+import type { CommandField, CommandFieldSpec } from "../../provider/schema";
+import { camelCase, CHANNEL_TYPES, COMMAND_FIELDS, LOCALES } from "../../provider/schema";
+import { fieldSample } from "../helpers/fieldSamples";
 import type { Bag } from "../../provider/resources/propertyBags";
 import { prng } from "../../emulator/faults";
 
@@ -134,7 +136,41 @@ function chatInputOptions(g: Gen): Bag[] | undefined {
   }
 }
 
+/**
+ * The command fields the generators here write by hand; every other field of the table
+ * (provider/schema/fields.ts) that the scope keeps gets its sample value
+ * (test/helpers/fieldSamples.ts) in some commands, so a new field is in the corpus at once.
+ */
+const WRITTEN_BY_HAND: ReadonlySet<string> = new Set([
+  "id",
+  "type",
+  "name",
+  "name_localizations",
+  "description",
+  "description_localizations",
+  "options",
+  "default_member_permissions",
+  "dm_permission",
+  "default_permission",
+  "nsfw",
+  "integration_types",
+  "contexts",
+  "handler",
+]);
+
+function otherFields(g: Gen, c: Bag, scope: "global" | "guild"): void {
+  for (const [field, spec] of Object.entries(COMMAND_FIELDS) as [
+    CommandField,
+    CommandFieldSpec,
+  ][]) {
+    if (WRITTEN_BY_HAND.has(field) || spec.onlyFor !== undefined) continue;
+    if (!spec.acceptedIn.includes(`${scope}:create`)) continue;
+    if (g.chance(0.3)) c[camelCase(field)] = fieldSample(field);
+  }
+}
+
 function common(g: Gen, c: Bag, scope: "global" | "guild"): Bag {
+  otherFields(g, c, scope);
   if (g.chance(0.3)) c["nsfw"] = g.chance(0.7);
   if (g.chance(0.4)) c["defaultMemberPermissions"] = g.pick(["0", "8", "32", "268435488", "2048"]);
   if (scope === "global") {

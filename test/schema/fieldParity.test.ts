@@ -3,9 +3,11 @@
  * schemas) is seen by the provider's `diff` when it changes, at the command, option and
  * choice level, and the neutral spellings of "nothing" are not. The field lists below
  * come from the zod shapes, not from the field table (fields.ts), so a field that slips
- * out of the canonical form, or a new field without a comparison, fails here.
+ * out of the canonical form, or a new field without a comparison, fails here. A command
+ * field without a mutation below is changed to its sample value (test/helpers/fieldSamples.ts).
  */
-import type { WireCommandBody } from "../../provider/schema";
+import type { CommandField, WireCommandBody } from "../../provider/schema";
+import { fieldSample, optionSample } from "../helpers/fieldSamples";
 import {
   validateWireCommand,
   wireChoiceSchema,
@@ -150,6 +152,25 @@ const CHOICE_MUTATIONS: Record<string, Mutation> = {
   value: change((b) => (choice(b)["value"] = "z")),
 };
 
+/**
+ * A command field with no mutation above: the base command, then the same with the
+ * field's sample value (test/helpers/fieldSamples.ts), so a new plain field needs no entry.
+ */
+function sampleMutation(field: CommandField): Mutation {
+  return change((b) => (b[field] = fieldSample(field)));
+}
+
+/** An option field with no mutation above: its sample option, without and with the field. */
+function optionMutation(field: string): Mutation {
+  return () => {
+    const after = optionSample(field);
+    const before = { ...after };
+    delete before[field];
+    const command = (o: Body): Body => ({ name: "opt", description: "Options", options: [o] });
+    return [command(before), command(after)];
+  };
+}
+
 const provider = commandProvider("global", new ProviderRuntime());
 const bag = (b: Body) => ({ applicationId: APP, ...wireToSdk(b as WireCommandBody) });
 
@@ -167,7 +188,13 @@ describe.each([
   ["choice", Object.keys(wireChoiceSchema.shape), CHOICE_MUTATIONS],
 ] as const)("every %s field of the wire shape", (_level, fields, mutations) => {
   test.each(fields.map((f) => [f]))("%s: a change is a diff", async (field) => {
-    const mutation = (mutations as Record<string, Mutation | "identifies">)[field];
+    const mutation =
+      (mutations as Record<string, Mutation | "identifies">)[field] ??
+      (_level === "command"
+        ? sampleMutation(field as CommandField)
+        : _level === "option"
+          ? optionMutation(field)
+          : undefined);
     if (mutation === undefined) throw new Error(`no mutation for ${field}: add one to this test`);
     if (mutation === "identifies") {
       // `id` only matches a bulk body to a live command: never a change of the command.

@@ -1,5 +1,6 @@
 /** One block per numbered rule of issue 4; each test fails when its rule is broken. */
 import {
+  chatInputNameProblem,
   Codes,
   CommandType,
   commandSize,
@@ -23,6 +24,22 @@ describe("rule 1: CHAT_INPUT and option names", () => {
     const r = wire(slash({ name, options: [opt(3, name)] }));
     expectIssue(r, "name", Codes.INVALID_NAME);
     expectIssue(r, "options[0].name", Codes.INVALID_NAME);
+  });
+  it.each([
+    ["Hello", "hello"],
+    ["İstanbul", "istanbul"], // lowercases to "i" + U+0307, outside the name set
+    ["ÄB", "äb"],
+  ])("suggests only a valid lowercase name for %s", (name, suggestion) => {
+    const problem = chatInputNameProblem(name);
+    expect(problem).toBe(`Must be lowercase: use "${suggestion}".`);
+    expect(chatInputNameProblem(suggestion)).toBeUndefined();
+  });
+  it("strips only what lowercasing adds outside the name set; a secret name gets no suggestion", () => {
+    // "İ" x 32 lowercases to 64 code points, too long; without the dots, "i" x 32 is valid.
+    expect(chatInputNameProblem("İ".repeat(32))).toBe(
+      `Must be lowercase: use "${"i".repeat(32)}".`,
+    );
+    expect(chatInputNameProblem("Σ", true)).toBe("Must be lowercase.");
   });
   it("checks the length (1-32)", () => {
     expectIssue(wire(slash({ name: "" })), "name", Codes.BAD_LENGTH);
@@ -94,12 +111,12 @@ describe("rule 3: descriptions, options per type, entry points", () => {
       Codes.DESCRIPTION_NOT_ALLOWED,
     );
   });
-  it("options only on CHAT_INPUT", () => {
+  it("options only on CHAT_INPUT, with the service's code (discord/discord-api-docs#8574)", () => {
     for (const type of [2, 3, 4]) {
       expectIssue(
         wire({ type, name: "Go", description: type === 4 ? "d" : "", options: [opt(3, "a")] }),
         "options",
-        Codes.OPTIONS_NOT_ALLOWED,
+        Codes.CONTEXT_MENU_OPTIONS,
       );
     }
   });
