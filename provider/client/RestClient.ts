@@ -1,6 +1,6 @@
 /**
  * The transport: one undici Agent per client, the right credential per route,
- * per-bucket sequential queues and the global pause (RateLimiter), retries with
+ * per-bucket sequential queues, the global pace and pause (RateLimiter), retries with
  * exponential backoff and full jitter on 5xx and dropped connections, and typed
  * errors. One client serves every resource of a deployment, concurrently. A request may
  * turn the waits and resends off (`SendPolicy`) when its caller does them better.
@@ -25,6 +25,8 @@ import type { ClientConfig, ClientEvent, ResolvedOptions } from "./config";
 import { resolveOptions } from "./config";
 import { errorFromResponse } from "./errorFromResponse";
 import type { RequestInfo } from "./errors";
+import type { Payload } from "./payload";
+import { encodeBody } from "./payload";
 import {
   HttpError,
   NetworkError,
@@ -77,12 +79,6 @@ export interface RestResponse {
   readonly attempts: number;
   /** When the first attempt was sent (the client's clock, ms since the epoch). */
   readonly firstSentAt: number;
-}
-
-interface Payload {
-  readonly query?: Readonly<Record<string, string>> | undefined;
-  readonly json?: unknown;
-  readonly form?: URLSearchParams;
 }
 
 /** One request's tries so far. */
@@ -444,19 +440,13 @@ export class RestClient {
   async #send(info: RequestInfo, payload: Payload, authorization: string): Promise<RawResponse> {
     const url = new URL(this.#options.baseUrl + info.path);
     for (const [k, v] of Object.entries(payload.query ?? {})) url.searchParams.set(k, v);
+    const { contentType, body } = encodeBody(payload);
     const headers: Record<string, string> = {
       ...(authorization === "" ? {} : { authorization }),
       "user-agent": this.#options.userAgent,
       accept: "application/json",
+      ...(contentType === undefined ? {} : { "content-type": contentType }),
     };
-    let body: string | undefined;
-    if (payload.form !== undefined) {
-      headers["content-type"] = "application/x-www-form-urlencoded";
-      body = payload.form.toString();
-    } else if (payload.json !== undefined) {
-      headers["content-type"] = "application/json";
-      body = JSON.stringify(payload.json);
-    }
     const res = await request(url, {
       method: info.method,
       headers,
