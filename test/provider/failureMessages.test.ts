@@ -21,6 +21,7 @@ import type { FaultRuleInput } from "../../emulator/faults";
 import type { dynamicProviders as DynamicProviders } from "../../provider/resources/dynamicProviders";
 import type * as EngineErrors from "../../provider/resources/engineErrors";
 import type { ServiceErrorCode } from "../../provider/schema";
+import { secretPathsField } from "../../provider/resources/propertyBags";
 import type { Bag } from "./helpers";
 import { globalInputs, guildInputs, rejection, setup, stackConfig, teardown } from "./helpers";
 
@@ -86,12 +87,17 @@ async function host(overrides: Record<string, string | undefined> = {}): Promise
   return { providers: dynamicProviders, engineErrors };
 }
 
-/** `ping`, created by an earlier `up`: its id and outputs as the state holds them. */
+/**
+ * `ping`, created by an earlier `up`: its id and outputs as the state holds them (with the
+ * secret paths the SDK sends, none here: a state without them is an earlier version's,
+ * whose values are all taken as secret).
+ */
 async function deployedPing(): Promise<{ id: string; outs: Bag }> {
   const { providers } = await host();
-  return providers.globalCommand.create(
-    globalInputs(emu, { name: "ping", description: "Ping the bot" }),
-  );
+  return providers.globalCommand.create({
+    ...globalInputs(emu, { name: "ping", description: "Ping the bot" }),
+    ...secretPathsField([]),
+  });
 }
 
 /**
