@@ -17,6 +17,8 @@ const ALLOWED: Readonly<Record<string, string>> = {
   // (definitionProblems): no message quotes a value at a secret path through it.
   "provider/resources/commandSetPlan.ts: p.command":
     "a permissions entry's command is a plain value of the program",
+  // A key of the deployment's memory (`replacing`), never shown.
+  "provider/resources/scopeLimits.ts: command.name": "a map key, not a message",
   // The error class's own name, not a command's.
   "provider/resources/engineErrors.ts: this.name": "the class name of ProviderFailure",
 };
