@@ -48,6 +48,24 @@ interface DispatchParts {
   readonly onRequest: ((entry: RequestLogEntry) => void) | undefined;
   readonly onResponse?: ((response: ResponseRecord) => void) | undefined;
   readonly onInternalError: ((err: unknown) => void) | undefined;
+  /**
+   * The page's redaction of the secrets the emulator has held, applied to a text the log
+   * cuts before it is cut (`cutForLog`): a token cut at the edge would show its start.
+   */
+  readonly redact?: ((text: string) => string) | undefined;
+}
+
+/**
+ * `text` within `max` characters for the request log: a longer one is redacted (`redact`)
+ * first, then cut. A short one is kept whole: the page redacts every text when it renders.
+ */
+export function cutForLog(
+  text: string,
+  max: number,
+  redact: ((text: string) => string) | undefined,
+): string {
+  if (text.length <= max) return text;
+  return (redact === undefined ? text : redact(text)).slice(0, max);
 }
 
 export class RequestDispatcher {
@@ -104,7 +122,7 @@ export class RequestDispatcher {
       if (!(err instanceof ApiError)) this.parts.onInternalError?.(err);
       outcome = errorOutcome(err);
     }
-    const entry = logEntry(method, route, url, outcome, time, started);
+    const entry = logEntry(method, route, url, outcome, time, started, this.parts.redact);
     this.parts.log.record(entry);
     this.parts.onRequest?.(entry);
     if (INVALID_STATUSES.has(outcome.status)) this.parts.limits.limiter?.recordInvalid(address);
@@ -160,6 +178,7 @@ function logEntry(
   outcome: Outcome,
   time: string,
   started: number,
+  redact: ((text: string) => string) | undefined,
 ): RequestLogEntry {
   const warning = outcome.headers[WARNING_HEADER];
   const bucket = outcome.headers["X-RateLimit-Bucket"];
@@ -167,7 +186,7 @@ function logEntry(
   return {
     method,
     route,
-    path: url.pathname.slice(0, 512),
+    path: cutForLog(url.pathname, 512, redact),
     status: outcome.status,
     time,
     durationMs: Math.round((performance.now() - started) * 1000) / 1000,
@@ -176,7 +195,7 @@ function logEntry(
     ...(bucket === undefined ? {} : { bucket }),
     ...(remaining === undefined ? {} : { remaining: Number(remaining) }),
     ...(outcome.status >= 400 && outcome.body !== undefined
-      ? { error: JSON.stringify(outcome.body).slice(0, 2000) }
+      ? { error: cutForLog(JSON.stringify(outcome.body), 2000, redact) }
       : {}),
   };
 }

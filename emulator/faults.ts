@@ -1,6 +1,7 @@
 /**
  * Fault injection for tests: 5xx responses, 429s, service errors (`{code, message}`
- * with a 4xx status), malformed answers, dropped connections and slow responses, chosen by fraction (from a seeded PRNG, so runs are reproducible) or by
+ * with a 4xx status), malformed answers, a proxy's page echoing the request, dropped
+ * connections and slow responses, chosen by fraction (from a seeded PRNG, so runs are reproducible) or by
  * a scripted sequence, optionally only for some routes or methods.
  *
  * A rule with `phase: "after"` lets the request take effect and then replaces its
@@ -37,6 +38,12 @@ export const FaultAction = z.discriminatedUnion("type", [
   }),
   /** A 200 whose body is JSON in no shape the API describes (a proxy's or a stub's answer). */
   z.strictObject({ type: z.literal("malformed") }),
+  /**
+   * A proxy's HTML error page with this status that quotes the request's body (some
+   * proxies and debugging servers echo what they refused): what a client prints of a
+   * non-JSON answer may hold what its request carried.
+   */
+  z.strictObject({ type: z.literal("echo"), status: z.number().int().min(400).max(599) }),
 ]);
 export type FaultAction = z.infer<typeof FaultAction>;
 

@@ -57,18 +57,26 @@ export class Grants {
   private codes = new Map<string, AuthorizationCode>();
   private refreshTokens = new Map<string, RefreshToken>();
 
+  /**
+   * Every token and code ever issued or restored, kept when it is dropped (expired,
+   * revoked, spent, rolled back, reset): the request log still holds the requests made
+   * with it, and the page redacts it there (issue 50).
+   */
+  private readonly everHeld = new Set<string>();
+
   /** `now`: the emulator's clock, in milliseconds. */
   constructor(private readonly now: () => number) {}
 
-  /** Every token and code issued and not yet dropped: the page redacts them. */
+  /** Every token and code this emulator has issued or held: the page redacts them. */
   secrets(): string[] {
-    return [...this.tokens.keys(), ...this.codes.keys(), ...this.refreshTokens.keys()];
+    return [...this.everHeld];
   }
 
   issueToken(token: IssuedToken): void {
     const now = this.now();
     for (const [key, t] of this.tokens) if (t.expiresAt <= now) this.tokens.delete(key);
     this.tokens.set(token.token, token);
+    this.everHeld.add(token.token);
   }
 
   /** An issued access token (client credentials or a user's), if not expired or revoked. */
@@ -82,6 +90,7 @@ export class Grants {
     const now = this.now();
     for (const [key, c] of this.codes) if (c.expiresAt <= now) this.codes.delete(key);
     this.codes.set(code.code, code);
+    this.everHeld.add(code.code);
   }
 
   code(code: string): AuthorizationCode | undefined {
@@ -90,6 +99,7 @@ export class Grants {
 
   putRefreshToken(token: RefreshToken): void {
     this.refreshTokens.set(token.token, token);
+    this.everHeld.add(token.token);
   }
 
   refreshToken(token: string): RefreshToken | undefined {
@@ -141,5 +151,8 @@ export class Grants {
     for (const t of state.tokens) this.tokens.set(t.token, t);
     for (const c of state.codes) this.codes.set(c.code, c);
     for (const t of state.refreshTokens) this.refreshTokens.set(t.token, t);
+    for (const key of [...this.tokens.keys(), ...this.codes.keys(), ...this.refreshTokens.keys()]) {
+      this.everHeld.add(key);
+    }
   }
 }

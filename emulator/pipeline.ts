@@ -16,6 +16,7 @@ import type { ChosenFault, FaultInjector } from "./faults";
 import { ROUTE_HANDLERS } from "./handlers/table";
 import type { BodyRead } from "./requestBody";
 import { parseApiBody } from "./requestBody";
+import { esc, HtmlDocument } from "./page/html";
 import { errorOutcome, limitedOutcome } from "./response";
 import type { Outcome } from "./response";
 import type { Store } from "./store";
@@ -72,12 +73,12 @@ export class ApiPipeline {
 
     const fault = this.parts.faults.choose(route, req.method);
     if (fault?.phase === "before") {
-      const early = await applyFault(fault, undefined);
+      const early = await applyFault(fault, undefined, req.body.text);
       if (early) return { outcome: early, route };
     }
     const outcome = this.runRoute(req, found);
     if (fault?.phase === "after") {
-      const late = await applyFault(fault, outcome);
+      const late = await applyFault(fault, outcome, req.body.text);
       if (late) return { outcome: late, route };
     }
     return { outcome, route };
@@ -154,6 +155,7 @@ function findRoute(method: string, pathname: string): RouteMatch | ApiError {
 async function applyFault(
   fault: ChosenFault,
   done: Outcome | undefined,
+  requestText: string,
 ): Promise<Outcome | undefined> {
   const a = fault.action;
   switch (a.type) {
@@ -186,6 +188,13 @@ async function applyFault(
         body: { unexpected: "a reply in no shape the API describes" },
         headers: {},
         fault: "malformed",
+      };
+    case "echo":
+      return {
+        status: a.status,
+        body: new HtmlDocument(`<html><body><pre>${esc(requestText)}</pre></body></html>`, {}),
+        headers: {},
+        fault: `echo:${a.status}`,
       };
   }
 }

@@ -32,6 +32,7 @@ import {
   startRateLimits,
 } from "./options";
 import { PageRouter } from "./page/router";
+import { Redactor } from "./page/redact";
 import { ApiPipeline } from "./pipeline";
 import { RateLimitEnforcer } from "./ratelimit";
 import type { HostAllowList } from "./requestGuard";
@@ -196,6 +197,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     onRequest: options.onRequest,
     onResponse: options.onResponse,
     onInternalError,
+    redact: (text) => new Redactor(store.secrets()).text(text),
   });
 
   const pages = new PageRouter({

@@ -23,6 +23,11 @@ export class World {
   private readonly appsByBotToken = new Map<string, Application>();
   private readonly appsByClientId = new Map<string, Application>();
   private readonly userTokens = new Map<string, UserTokenMatch>();
+  /**
+   * Every bot token a rotation set or replaced, kept after a later rotation or a reset:
+   * the request log still holds the requests made with it, and the page redacts it.
+   */
+  private readonly formerBotTokens = new Set<string>();
   private readonly users = new Map<string, UserConfig>();
   private readonly guilds = new Map<string, GuildConfig>();
   /** Consent set through the control API: user id, or null for "denied". */
@@ -52,7 +57,11 @@ export class World {
    * users' tokens): with the grants', what the page redacts.
    */
   configuredSecrets(): string[] {
-    const found = [...this.appsByBotToken.keys(), ...this.userTokens.keys()];
+    const found = [
+      ...this.appsByBotToken.keys(),
+      ...this.formerBotTokens,
+      ...this.userTokens.keys(),
+    ];
     for (const app of this.apps.values()) {
       found.push(app.botToken, app.clientSecret);
       if (app.interactionsPrivateKey !== undefined) found.push(app.interactionsPrivateKey);
@@ -80,8 +89,11 @@ export class World {
     const app = this.apps.get(applicationId);
     if (!app) return false;
     for (const [old, owner] of this.appsByBotToken) {
-      if (owner === app) this.appsByBotToken.delete(old);
+      if (owner !== app) continue;
+      this.appsByBotToken.delete(old);
+      this.formerBotTokens.add(old);
     }
+    this.formerBotTokens.add(token);
     this.appsByBotToken.set(token, app);
     return true;
   }

@@ -1,7 +1,8 @@
 /**
- * Every token redacted on the page: the secrets the emulator holds when the page renders
- * (configured ones, and those learned at run time: rotated bot tokens, issued access and
- * refresh tokens, authorization codes, interaction tokens) wherever they occur in a shown
+ * Every token redacted on the page: the secrets the emulator has ever held (configured
+ * ones, and those learned at run time: bot tokens rotated in or away, access and refresh
+ * tokens and authorization codes issued, expired or revoked since, interaction tokens:
+ * the request log keeps the requests made with them) wherever they occur in a shown
  * string, values under keys that name a credential (an interaction's `token`,
  * `access_token`...), and the token segment of webhook and interaction callback paths.
  * A Redactor is made for each rendering, so a token learned a moment ago is known.

@@ -21,13 +21,12 @@ export function errorFromResponse(
   const body = parseJson(res.text);
   const status = res.status;
   if (status >= 500 || !isRecord(body)) {
+    if (res.text === "") return new HttpError(info, status, attempts, "empty response");
     const said =
       isRecord(body) && typeof body["message"] === "string"
         ? body["message"]
-        : res.text === ""
-          ? "empty response"
-          : `non-JSON response: ${res.text.slice(0, 200)}`;
-    return new HttpError(info, status, attempts, redact(said));
+        : `non-JSON response: ${res.text.slice(0, 200)}`;
+    return new HttpError(info, status, attempts, redact(said), true);
   }
   const code = body["code"];
   if (typeof code === "number" || typeof code === "string") {

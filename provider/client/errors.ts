@@ -121,15 +121,39 @@ export class HttpError extends ClientError implements RequestInfo {
   readonly path: string;
   readonly status: number;
   readonly attempts: number;
+  /**
+   * Whether `detail` is text the response carried (a non-JSON body's start, a 5xx's
+   * message), not the client's own words: a server or proxy that echoes the request
+   * would print what it carried (`withoutResponseText`).
+   */
+  readonly quotesResponse: boolean;
 
-  constructor(info: RequestInfo, status: number, attempts: number, detail: string) {
-    const tries = attempts > 1 ? ` after ${attempts} attempts` : "";
-    super(`${info.method} ${info.path} failed with ${status}${tries}: ${detail}`);
+  constructor(
+    info: RequestInfo,
+    status: number,
+    attempts: number,
+    detail: string,
+    quotesResponse = false,
+  ) {
+    super(`${HttpError.head(info, status, attempts)}: ${detail}`);
     this.method = info.method;
     this.route = info.route;
     this.path = info.path;
     this.status = status;
     this.attempts = attempts;
+    this.quotesResponse = quotesResponse;
+  }
+
+  private static head(info: RequestInfo, status: number, attempts: number): string {
+    const tries = attempts > 1 ? ` after ${attempts} attempts` : "";
+    return `${info.method} ${info.path} failed with ${status}${tries}`;
+  }
+
+  /** The message without the response's text, for a request that carried secret values. */
+  withoutResponseText(withheld: string): string {
+    return this.quotesResponse
+      ? `${HttpError.head(this, this.status, this.attempts)}: ${withheld}`
+      : this.message;
   }
 }
 

@@ -27,11 +27,13 @@
  *   dependencies), a permissions entry on its scope's child too;
  * - at preview an unknown input (anywhere in the definitions) makes the child's
  *   commands unknown, and an unknown command id stays unknown;
- * - a secret definition makes the scope's `commands` secret; a permissions list is passed
- *   as it came (secrets and unknowns kept);
+ * - a definition's secret values stay secret at their own paths in the scope's `commands`
+ *   (the whole map when a name or a type is: the keys are the names), as the TypeScript
+ *   SDK's component tells its children (`scopeCommandMap`'s secret paths); a permissions
+ *   list is passed as it came (secrets and unknowns kept);
  * - the component's `commandIds` output and `RegisterResourceOutputs` end the construct; a
- *   scope's ids are secret when its child's are, or when a definition is (they are keyed
- *   by the commands' names);
+ *   scope's ids are secret when its child's are, or when a definition's name or type is
+ *   (they are keyed by the commands' names);
  * - when a child fails, the construct fails naming it: at once when its check or diff
  *   failed in this process (childFailures.ts: the engine stops without answering it), or
  *   once every child settled when the engine answered it as failed.
@@ -61,6 +63,7 @@ import {
   unknownPaths,
   unwrapSecrets,
 } from "../resources/propertyBags";
+import type { PathSegment } from "../schema";
 import { isRecord, Secrecy } from "../schema";
 import type { PlainObject, PlainValue } from "../plainStructs";
 import { plainStruct } from "../plainStructs";
@@ -187,18 +190,34 @@ function scopeAnswer(res: resproto.RegisterResourceResponse): ScopeAnswer {
 
 /**
  * The set's outputs: `commandIds` by scope, unknown while any scope's are. A scope's ids
- * are secret when its child's are, or when a definition is: they are keyed by the names.
+ * are secret when its child's are, or when a definition's name or type is (`keysSecret`,
+ * by scope label): they are keyed by the names.
  */
 function setOutputs(
   answers: readonly (readonly [string, ScopeAnswer])[],
-  secretCommands: boolean,
+  keysSecret: ReadonlySet<string>,
 ): PlainObject {
   if (answers.some(([, a]) => a.ids === undefined)) return { commandIds: UNKNOWN };
   const ids = answers.map(([label, a]) => {
     const known = a.ids ?? {};
-    return [label, a.secret || secretCommands ? secretValue(known) : known] as const;
+    return [label, a.secret || keysSecret.has(label) ? secretValue(known) : known] as const;
   });
   return { commandIds: Object.fromEntries(ids) };
+}
+
+/**
+ * `value` with the engine's secret mark at each of `paths` (relative to it), as a program
+ * would hand it: the child's check, diff and messages learn each secret's place from the
+ * marks (server.ts), so a plain command of a set that holds a secret stays readable.
+ */
+export function markedAt(value: unknown, paths: readonly (readonly PathSegment[])[]): unknown {
+  if (paths.length === 0) return value;
+  if (paths.some((p) => p.length === 0)) return secretValue(value);
+  const below = (key: string): PathSegment[][] =>
+    paths.filter((p) => String(p[0]) === key).map((p) => p.slice(1));
+  if (Array.isArray(value)) return value.map((v, i) => markedAt(v, below(String(i))));
+  if (!isRecord(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, markedAt(v, below(k))]));
 }
 
 /** A CommandSet's arguments, as the Construct request carries them. */
@@ -208,7 +227,7 @@ interface SetArguments {
   readonly permissions: readonly PermissionsEntry[];
   /** The definitions, secrets unwrapped; undefined while any part is unknown (preview). */
   readonly definitions: unknown[] | undefined;
-  /** Whether any definition is secret. */
+  /** Whether any definition is secret (at preview, while the definitions are unknown). */
   readonly secretCommands: boolean;
   /** Where the definitions' secrets are, by index: the plan's problems quote none of them. */
   readonly secrecy: Secrecy;
@@ -286,23 +305,41 @@ class Children {
   }
 }
 
-/** One `ScopeCommands` child per scope: each scope's answer, by the scope's label. */
-function registerScopes(children: Children, set: SetArguments): Map<string, Promise<ScopeAnswer>> {
+/** The scopes' children as registered: each scope's answer, by the scope's label. */
+interface RegisteredScopes {
+  readonly answers: Map<string, Promise<ScopeAnswer>>;
+  /** The labels of the scopes whose keys (the commands' names) hold a secret. */
+  readonly keysSecret: Set<string>;
+}
+
+/**
+ * One `ScopeCommands` child per scope, its `commands` marked secret at the definitions'
+ * secret paths only (the whole map when a name or a type is: the keys are the names);
+ * while the definitions are unknown (preview), the whole map when any part is secret.
+ */
+function registerScopes(children: Children, set: SetArguments): RegisteredScopes {
   const { name, definitions, permissions, secrecy, secretCommands } = set;
-  const scopeAnswers = new Map<string, Promise<ScopeAnswer>>();
+  const answers = new Map<string, Promise<ScopeAnswer>>();
+  const keysSecret = new Set<string>();
   for (const scope of set.scopes) {
     const plan =
       definitions === undefined
         ? undefined
         : scopeCommandMap(name, definitions, scope, permissions, secrecy);
-    const commands = plan === undefined ? UNKNOWN : (plan.commands as PlainObject);
+    if (plan?.secretPaths.some((p) => p.length === 1) === true) keysSecret.add(scopeLabel(scope));
+    const commands =
+      plan === undefined
+        ? secretCommands
+          ? secretValue(UNKNOWN)
+          : UNKNOWN
+        : (markedAt({ commands: plan.commands }, plan.secretPaths) as PlainObject)["commands"];
     const registered = children.register(
       "ScopeCommands",
       scopeChildName(name, scope),
       {
         ...(scope.guildId === undefined ? {} : { guildId: scope.guildId }),
         ...(scope.applicationId === undefined ? {} : { applicationId: scope.applicationId }),
-        commands: secretCommands ? secretValue(commands) : commands,
+        commands: commands as PlainValue,
         // The set's own problems fail the child's check, naming the set.
         ...programProblemsField(plan === undefined ? UNKNOWN : plan.problems),
         // An update's write checks the scope's caps against the list it reads anyway.
@@ -310,9 +347,9 @@ function registerScopes(children: Children, set: SetArguments): Map<string, Prom
       },
       { commands: set.deps["commands"] ?? [] },
     );
-    scopeAnswers.set(scopeLabel(scope), registered.then(scopeAnswer));
+    answers.set(scopeLabel(scope), registered.then(scopeAnswer));
   }
-  return scopeAnswers;
+  return { answers, keysSecret };
 }
 
 /**
@@ -407,10 +444,10 @@ export async function constructCommandSet(
   try {
     const urn = (await monitor.register(componentRegistration(req))).getUrn();
     const children = new Children(monitor, req, urn, watch);
-    const scopeAnswers = registerScopes(children, set);
-    const permissionsDone = registerPermissions(children, set, scopeAnswers);
-    const answers = await settled(children, watch, scopeAnswers, permissionsDone);
-    const outputs = setOutputs(answers, set.secretCommands);
+    const scopes = registerScopes(children, set);
+    const permissionsDone = registerPermissions(children, set, scopes.answers);
+    const answers = await settled(children, watch, scopes.answers, permissionsDone);
+    const outputs = setOutputs(answers, scopes.keysSecret);
     await monitor.registerOutputs(urn, outputs);
     return constructResponse(urn, outputs, answers);
   } finally {

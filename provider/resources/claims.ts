@@ -12,13 +12,7 @@
  * resource's URN. One process sees only its own resources: each explicit provider of the
  * plugin is a process of its own (docs/concepts.md, "One provider process, one view").
  */
-import {
-  COMMAND_TYPE_NAMES,
-  CommandType,
-  commandsPerScope,
-  isRecord,
-  SECRET_MARK,
-} from "../schema";
+import { COMMAND_TYPE_NAMES, CommandType, commandsPerScope, isRecord, Secrecy } from "../schema";
 import type { Bag } from "./propertyBags";
 import { secrecyOf, UNKNOWN } from "./propertyBags";
 import { scopeKind, scopeName } from "./scopeName";
@@ -38,6 +32,11 @@ export interface Claim {
   readonly name: string;
   /** The program marked the name secret: problems say `[secret]` instead. */
   readonly secret?: boolean;
+}
+
+/** The secrecy of the name the claims share: all of it when any of them marks it secret. */
+function secrecyOfClaims(claims: readonly Claim[]): Secrecy {
+  return claims.some((c) => c.secret === true) ? Secrecy.ALL : Secrecy.NONE;
 }
 
 /** The resource's name: the last part of its URN (`urn:pulumi:stack::project::parent$type::name`). */
@@ -64,7 +63,7 @@ export function claimLabels(claims: readonly Claim[]): string[] {
   }
   return claims.map((c) => {
     const name = urnName(c.urn);
-    const key = c.secret === true ? SECRET_MARK : `["${c.key}"]`;
+    const key = secrecyOfClaims([c]).text(`["${c.key}"]`, []);
     const quoted = `'${c.key === undefined ? name : `${name} commands${key}`}'`;
     if ((urnsByName.get(name)?.size ?? 0) < 2) return quoted;
     const parents = parentTypes(c.urn);
@@ -89,7 +88,9 @@ export function declarers(claims: readonly Claim[]): string {
 /**
  * Who fills a scope, for the message of a cap it would pass: the commands the stack's
  * resources checked so far declare (`declared`, by resource), and the live ones none of them
- * declares (`undeclared`, by name; the first 10). Empty when both are.
+ * declares (`undeclared`, by id, the first 10: a live name no resource checked so far
+ * declares may be the secret name of a resource checked later, so none is shown). Empty
+ * when both are.
  */
 export function whoFills(declared: readonly Claim[], undeclared: readonly string[]): string {
   const parts: string[] = [];
@@ -102,7 +103,7 @@ export function whoFills(declared: readonly Claim[], undeclared: readonly string
     const shown = undeclared.slice(0, 10).join(", ");
     parts.push(
       `${undeclared.length} live ${undeclared.length === 1 ? "command" : "commands"} no resource ` +
-        `checked so far declares: ${shown}${undeclared.length > 10 ? ", ..." : ""}`,
+        `checked so far declares, by id: ${shown}${undeclared.length > 10 ? ", ..." : ""}`,
     );
   }
   return parts.join("; ");
@@ -152,7 +153,7 @@ function problemsIn(claim: Claim, sameType: readonly Claim[]): string[] {
   }
   const twins = sameType.filter((c) => c.name === claim.name);
   if (twins.length > 1) {
-    const name = twins.some((c) => c.secret === true) ? SECRET_MARK : `'${claim.name}'`;
+    const name = secrecyOfClaims(twins).text(`'${claim.name}'`, []);
     problems.push(
       `resources ${claimLabels(twins).join(", ")} all declare the ${typeName} command ` +
         `${name} in ${where}: names are unique per application, type and scope, ` +
@@ -300,22 +301,22 @@ export class DeploymentClaims {
   }
 
   /**
-   * Who declares `names`, commands of one application, scope and type, for the message of a
-   * cap they fill: the resources checked so far that declare them, and the rest (whoFills).
+   * Who declares `commands` (live ones with their ids, planned ones by name), of one
+   * application, scope and type, for the message of a cap they fill: the resources checked
+   * so far that declare them, and the live rest by id (whoFills).
    */
   whoDeclares(
     applicationId: string,
     guildId: string | undefined,
     type: number,
-    names: readonly string[],
+    commands: readonly { readonly name: string; readonly id?: string | undefined }[],
   ): string {
-    const wanted = new Set(names);
+    const wanted = new Set(commands.map((c) => c.name));
     const declared = this.claimsIn(applicationId, guildId, type).filter((c) => wanted.has(c.name));
     const claimed = new Set(declared.map((c) => c.name));
-    return whoFills(
-      declared,
-      names.filter((n) => !claimed.has(n)),
-    );
+    const ids = new Set<string>();
+    for (const c of commands) if (!claimed.has(c.name) && c.id !== undefined) ids.add(c.id);
+    return whoFills(declared, [...ids]);
   }
 
   /** The claim of one command (application, scope, type, name), if a resource declares it. */

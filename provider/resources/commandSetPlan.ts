@@ -150,7 +150,13 @@ export function definitionProblems(
   // A definition without a name could be any command: its own problem says enough.
   if (unnamed) return problems;
   for (const p of permissions) {
-    if (keys.has(commandKey(p.type, p.command))) continue;
+    const declared = keys.get(commandKey(p.type, p.command));
+    if (declared !== undefined) {
+      if (secrecy.covers([declared, "name"]) || secrecy.covers([declared, "type"])) {
+        problems.push(secretCommandNamed(set, p, declared));
+      }
+      continue;
+    }
     const type = p.type === undefined ? "" : ` (type ${p.type})`;
     problems.push(
       `command set '${set}': permissions in guild ${p.guildId} name the command '${p.command}'${type}, ` +
@@ -158,6 +164,21 @@ export function definitionProblems(
     );
   }
   return problems;
+}
+
+/**
+ * A permissions entry that names, in plain text, a command whose name (or type) the
+ * definitions mark secret: its child's resource name, URN and command reference would
+ * hold the name in clear, so it is refused, as a secret id is (lifecycle.ts `idFailures`),
+ * without quoting it.
+ */
+function secretCommandNamed(set: string, p: SetPermissions, definition: number): string {
+  return (
+    `command set '${set}': permissions in guild ${p.guildId} name commands[${definition}], ` +
+    "whose name is secret: a permissions entry's command names its child resource (its " +
+    "name and URN, never secret), so it cannot name a secret command; keep that name " +
+    "plain, or give the command's permissions with a GuildCommandPermissions resource on its id"
+  );
 }
 
 /** Problems of the scopes and permissions lists (known when the program declares the set). */

@@ -19,7 +19,13 @@ import type { CheckFailure } from "./lifecycle";
 import { commandProvider } from "./commandLifecycle";
 import { ENGINE_FAILURE_PROPERTY } from "./engineErrors";
 import type { Bag } from "./propertyBags";
-import { CLAIMANT_KEY, SECRET_PATHS_KEY, takeHidden } from "./propertyBags";
+import {
+  CLAIMANT_KEY,
+  DYNAMIC_PROVIDER_KEY,
+  isRecord,
+  SECRET_PATHS_KEY,
+  takeHidden,
+} from "./propertyBags";
 import { permissionsProvider } from "./permissionsLifecycle";
 import { ProviderRuntime } from "./runtime";
 import { scopeCommandsProvider } from "./scopeCommandsLifecycle";
@@ -33,6 +39,9 @@ installPlainStructs();
 interface Checks {
   check(olds: Bag, news: Bag): Promise<{ inputs: Bag; failures: readonly CheckFailure[] }>;
   diff(id: string, olds: Bag, news: Bag): Promise<{ changes: boolean }>;
+  read(id: string, props: Bag): Promise<unknown>;
+  update(id: string, olds: Bag, news: Bag): Promise<unknown>;
+  delete(id: string, props: Bag): Promise<unknown>;
 }
 
 /**
@@ -42,6 +51,42 @@ interface Checks {
 function secretPathsChanged(olds: Bag, news: Bag): boolean {
   const paths = (bag: Bag): string => JSON.stringify(bag[SECRET_PATHS_KEY] ?? []);
   return paths(olds) !== paths(news);
+}
+
+/**
+ * The ids that say where a resource lives: a check refuses them as secrets
+ * (lifecycle.ts `idFailures`), so a state holds them in clear, whatever its version.
+ */
+const NEVER_SECRET = ["applicationId", "guildId", "commandId", DYNAMIC_PROVIDER_KEY];
+
+/**
+ * A state as the lifecycles read it. One written before the state kept its secret paths
+ * (an earlier version, before its first `up` after an upgrade) says nothing of which values
+ * were secret: every value but the ids is taken as secret then (so a `destroy` or a
+ * `refresh` names its command by id), never guessed by searching for a secret's text.
+ */
+export function withStateSecrecy(state: Bag): Bag {
+  if (state[SECRET_PATHS_KEY] !== undefined) return state;
+  const paths = Object.keys(state)
+    .filter((k) => !NEVER_SECRET.includes(k))
+    .map((k) => [k]);
+  return { ...state, [SECRET_PATHS_KEY]: paths };
+}
+
+/**
+ * What `read` answers for a state `withStateSecrecy` marked: without the marks, as the
+ * state was (the next `up` writes the program's paths).
+ */
+function readAnswer(state: Bag, result: unknown): unknown {
+  if (state[SECRET_PATHS_KEY] !== undefined || !isRecord(result)) return result;
+  const unmarked = (bag: unknown): unknown => {
+    if (!isRecord(bag)) return bag;
+    const { [SECRET_PATHS_KEY]: _marked, ...rest } = bag;
+    return rest;
+  };
+  const out: Bag = { ...result };
+  for (const key of ["props", "inputs"]) if (key in result) out[key] = unmarked(result[key]);
+  return out;
 }
 
 /** What a resource claims, from its checked inputs: a command, a scope's list, or nothing. */
@@ -94,8 +139,20 @@ function forHost<P extends Checks>(claimsOf: Claims, provider: P): P {
     },
     async diff(id: string, olds: Bag, news: Bag) {
       await runtime.checkCliVersion();
-      const result = await provider.diff(id, olds, news);
+      const result = await provider.diff(id, withStateSecrecy(olds), news);
       return { ...result, changes: result.changes || secretPathsChanged(olds, news) };
+    },
+    async read(id: string, props: Bag) {
+      await runtime.checkCliVersion();
+      return readAnswer(props, await provider.read(id, withStateSecrecy(props)));
+    },
+    async update(id: string, olds: Bag, news: Bag) {
+      await runtime.checkCliVersion();
+      return provider.update(id, withStateSecrecy(olds), news);
+    },
+    async delete(id: string, props: Bag) {
+      await runtime.checkCliVersion();
+      return provider.delete(id, withStateSecrecy(props));
     },
   };
 }

@@ -125,6 +125,19 @@ function checkInNamespace<R>(result: R, namespace: ConfigNamespace | undefined):
   };
 }
 
+/** What a failure shows in place of the service's words when the request may hold secrets. */
+const WITHHELD = "(the service's message is not shown: the request may hold secret values)";
+
+/**
+ * Whether the service's words stay out of a failure: the request carried this resource's
+ * secrets, or was a bulk overwrite (a PUT of a scope's list), which carries other
+ * resources' values too, whose secrets this resource does not know. The service (or a
+ * proxy before it) may quote what it was sent, in its message or a non-JSON page.
+ */
+function withheld(err: { method: string; route: string }, carriedSecrets: boolean): boolean {
+  return carriedSecrets || (err.method === "PUT" && !err.route.endsWith("/permissions"));
+}
+
 function explain(
   method: ProviderMethod,
   err: unknown,
@@ -134,18 +147,12 @@ function explain(
   const apiUrl = (): string => configuredApiUrl ?? "https://discord.com (the default)";
   if (err instanceof ServiceApiError) {
     const request = `${err.method} ${err.path}`;
-    // A bulk overwrite (a PUT of a scope's list) carries other resources' values too, whose
-    // secrets this resource does not know: the service's words about a field stay out.
-    const bulk = err.method === "PUT" && !err.route.endsWith("/permissions");
-    const said = (message: string): string =>
-      carriedSecrets || bulk
-        ? "(the service's message is not shown: the request may hold secret values)"
-        : message;
+    const said = (message: string): string => (withheld(err, carriedSecrets) ? WITHHELD : message);
     const fields = err.fieldErrors
       .map((f) => `\n  ${f.path}: ${said(f.message)} (${f.code})`)
       .join("");
     const detail =
-      `${request} answered ${err.status} (code ${err.code}): ${err.serviceMessage}` + fields;
+      `${request} answered ${err.status} (code ${err.code}): ${said(err.serviceMessage)}` + fields;
     return { detail, fix: serviceFix(method, err, apiUrl()) };
   }
   if (err instanceof TimeoutError) {
@@ -161,14 +168,16 @@ function explain(
     };
   }
   if (err instanceof HttpError) {
+    // A proxy or server that echoes the request would print what it carried.
+    const detail = withheld(err, carriedSecrets) ? err.withoutResponseText(WITHHELD) : err.message;
     if (err.status >= 500) {
       return {
-        detail: err.message,
+        detail,
         fix: "the service kept failing: try again later (`pulumi up` resumes where it stopped)",
       };
     }
     return {
-      detail: err.message,
+      detail,
       fix: `the answer is not the service's API: check that discord:apiUrl (${apiUrl()}) is the service's address`,
     };
   }

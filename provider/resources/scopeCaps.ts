@@ -42,12 +42,7 @@ export function scopeCapProblems(
         `commands: ${scopeName(applicationId, guildId)} would hold ${count + others.length} ` +
           `${COMMAND_TYPE_NAMES[type] ?? type} commands (the limit is ${limit}): ${count} declared here and ` +
           `${others.length} there already that this resource does not manage (` +
-          `${rt.claims.whoDeclares(
-            applicationId,
-            guildId,
-            type,
-            others.map((c) => c.name),
-          )}); ` +
+          `${rt.claims.whoDeclares(applicationId, guildId, type, others)}); ` +
           "remove those or declare fewer",
       );
     }

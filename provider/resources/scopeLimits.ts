@@ -116,10 +116,13 @@ export async function createProblems(
   const problems: string[] = [];
   if (p.countAfter > p.limit) {
     // Who fills the scope besides this command: the stack's resources, and the live rest.
-    const names = new Set(p.live.map((c) => c.name));
-    for (const c of rt.claims.claimsIn(applicationId, guildId, type)) names.add(c.name);
-    names.delete(name);
-    const fillers = rt.claims.whoDeclares(applicationId, guildId, type, [...names]);
+    const live = new Set(p.live.map((c) => c.name));
+    const planned = rt.claims
+      .claimsIn(applicationId, guildId, type)
+      .filter((c) => !live.has(c.name))
+      .map((c) => ({ name: c.name }));
+    const others = [...p.live, ...planned].filter((c) => c.name !== name);
+    const fillers = rt.claims.whoDeclares(applicationId, guildId, type, others);
     problems.push(
       `${where} would hold ${p.countAfter} ${typeName} commands (the limit is ${p.limit}): ` +
         `${p.live.length} live now, and this deployment adds ${p.countAfter - p.live.length}. ` +

@@ -24,6 +24,7 @@ import {
   carriedIn,
   CommandType,
   COMMAND_FIELDS,
+  COMMAND_TYPE_NAMES,
   diffCommandFields,
   patchBody,
 } from "../schema";
@@ -197,20 +198,14 @@ export async function putScope(
         }),
       );
       if (found === undefined) {
-        results.push({ ok: false, error: new Error(`the unmanaged command ${name} is gone`) });
+        results.push({ ok: false, error: new Error(`the unmanaged command ${e.id} is gone`) });
         continue;
       }
       results.push({ ok: true, command: found, lost: [] });
       continue;
     }
     if (found === undefined) {
-      results.push({
-        ok: false,
-        error: new Error(
-          `the bulk overwrite of ${scopeName(applicationId, guildId)} answered without the command ` +
-            String(e.intended["name"]),
-        ),
-      });
+      results.push({ ok: false, error: answeredWithout(applicationId, guildId, e) });
       continue;
     }
     results.push({
@@ -222,6 +217,26 @@ export async function putScope(
   // The answer is the scope's whole list: the deployment's next reads start from it.
   rt.scopes.primeScope(applicationId, guildId, answer);
   return results;
+}
+
+/**
+ * The failure of a list element the PUT's answer lacks. It names the command by id (or as
+ * the new command of its type), never by name: this module does not know which names are
+ * secret, and the error reaches the user through the resource that wrote it (issue 50).
+ */
+function answeredWithout(
+  applicationId: string,
+  guildId: string | undefined,
+  e: IntendedCommand,
+): Error {
+  const type = Number(e.intended["type"] ?? CommandType.CHAT_INPUT);
+  const command =
+    e.id !== undefined
+      ? `the command of id ${e.id}`
+      : `the new ${COMMAND_TYPE_NAMES[type] ?? `type ${type}`} command it was to create`;
+  return new Error(
+    `the bulk overwrite of ${scopeName(applicationId, guildId)} answered without ${command}`,
+  );
 }
 
 /**

@@ -22,6 +22,7 @@ import type * as EngineGrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import type * as EngineProto from "@pulumi/pulumi/proto/engine_pb";
 import type { Claim } from "./claims";
 import { claimLabels } from "./claims";
+import { Secrecy } from "../schema";
 
 /** A command a bulk overwrite carried, that another writer deleted in its window. */
 export interface RacedCommand {
@@ -43,7 +44,7 @@ export interface RacedCommand {
  * now has an id its state does not hold, which a refresh, then an `up`, takes over.
  */
 export function racedOverwriteWarning(c: RacedCommand): string {
-  const command = `${c.where}: the command "${c.name}" (id ${c.id})`;
+  const command = `${c.where}: the command ${racedCommandName(c)}`;
   if (c.declaredBy !== undefined) {
     const resource = claimLabels([c.declaredBy]).join("");
     const what =
@@ -62,6 +63,17 @@ export function racedOverwriteWarning(c: RacedCommand): string {
         "delete it again if it should be gone"
     : `${command}, which this stack does not manage, is not in the bulk overwrite's answer ` +
         "(another writer changed it meanwhile)";
+}
+
+/**
+ * How the warning names the command: by the name the stack's resource declares (`[secret]`
+ * when its claim marks it secret), else by id alone: a command no resource checked so far
+ * declares may be the secret name of a resource checked later (issue 50).
+ */
+function racedCommandName(c: RacedCommand): string {
+  if (c.declaredBy === undefined) return `of id ${c.id}`;
+  const secrecy = c.declaredBy.secret === true ? Secrecy.ALL : Secrecy.NONE;
+  return `${secrecy.quote(c.name, [])} (id ${c.id})`;
 }
 
 /** The engine's address among a plugin process's arguments (the last one), if any. */

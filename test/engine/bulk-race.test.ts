@@ -3,8 +3,8 @@
  * a `CommandSet`'s scope is overwritten while another client deletes `victim`, a command
  * the stack does not manage, between the list GET the PUT is built from and the PUT (the
  * emulator answers that GET late). The PUT carried `victim`, so the service made it again
- * under a new id: the `up` succeeds, its output has one warning naming the command and
- * both ids, the stack's own commands are as declared, and the next preview changes nothing.
+ * under a new id: the `up` succeeds, its output has one warning naming the command by
+ * both ids (not by its name: issue 50), the stack's own commands are as declared, and the next preview changes nothing.
  * The provider-level tests (test/provider/scopeWriters.test.ts) cover the race itself;
  * this one proves the warning reaches the user through the engine's log in each door.
  */
@@ -101,10 +101,13 @@ async function raceOnce(prog: PulumiProgram, write: (suffix: string) => void): P
   }
   const again = live.find((c) => c["name"] === "victim");
   expect(again?.["id"]).not.toBe(victim["id"]);
-  // One warning, in the update's diagnostics (the progress display shows it once more).
-  const warnings = text.split("\n").filter((l) => /^\s*warning:.*"victim"/.test(l));
+  // One warning, in the update's diagnostics (the progress display shows it once more). It
+  // names the command by id: no resource checked so far declares it, and a later one may
+  // by a secret name (issue 50).
+  const named = `the command of id ${str(victim["id"])},`;
+  const warnings = text.split("\n").filter((l) => /^\s*warning:/.test(l) && l.includes(named));
   expect(warnings).toHaveLength(1);
-  expect(warnings[0]).toContain(`(id ${str(victim["id"])})`);
+  expect(warnings[0]).not.toContain("victim");
   expect(warnings[0]).toContain(`under the new id ${str(again?.["id"])}`);
   // The state is in step with the service: nothing to change.
   expect(await prog.previewSummary()).toEqual({ same: expect.any(Number) });

@@ -120,3 +120,82 @@ test("secrets that break rules fail the preview as [secret]; a secret scope's na
   expect(log).toContain('"resource":"global command [secret]');
   expect(log).toContain('"method":"create"');
 });
+
+/** A `CommandSet` in the guild: kick (its description `kick`), and one whose description is secret. */
+function setProgram(kick: string, permissions = ""): string {
+  return yamlProgram(`
+  set:
+    type: discord-commands:CommandSet
+    properties:
+      scopes:
+        - guildId: "${IDS.guild}"
+      commands:
+        - name: kick
+          description: ${kick}
+        - name: ${S.commandName}
+          description:
+            fn::secret: ${S.description}
+${permissions}`);
+}
+
+test("a CommandSet marks its children at the secret paths only: a plain command's failure names it, its ids stay plain; a permissions entry naming a secret command fails (issue 50)", async () => {
+  // A plain command that breaks a rule, in a set with one secret description: named.
+  await runs.failedPreviews(
+    setProgram("x".repeat(101)),
+    /commands\[\\?"kick\\?"\]\.description: Must be between 1 and 100/,
+  );
+  // A permissions entry that names, in plain text, a command whose name is secret: refused
+  // before any child holds the name.
+  const secretNamed = yamlProgram(`
+  set:
+    type: discord-commands:CommandSet
+    properties:
+      scopes:
+        - guildId: "${IDS.guild}"
+      commands:
+        - name:
+            fn::secret: ${S.commandName}
+          description: Hidden
+      permissions:
+        - guildId: "${IDS.guild}"
+          command: ${S.commandName}
+          permissions:
+            - id: "${IDS.guild}"
+              type: 1
+              permission: true
+`);
+  prog.write({ "Pulumi.yaml": secretNamed });
+  const writesBefore = emu.counters().writes;
+  const refused = await prog.run(["preview", "--non-interactive"], { timeoutMs: 300_000 });
+  expect(refused.code).not.toBe(0);
+  expect(refused.stdout + refused.stderr).toContain(
+    "name commands[0], whose name is secret: a permissions entry's command names its child resource",
+  );
+  expect(emu.counters().writes).toBe(writesBefore);
+
+  prog.write({ "Pulumi.yaml": setProgram("Kick a member") });
+  expect((await runs.run(["up", "--yes", "--non-interactive", "--skip-preview"])).code).toBe(0);
+  const exported = await runs.run(["stack", "export"]);
+  const state = JSON.parse(exported.stdout) as {
+    deployment: { resources: { type: string; outputs?: Record<string, unknown> }[] };
+  };
+  const outputsOf = (type: string): Record<string, unknown> =>
+    state.deployment.resources.find((r) => r.type === type)?.outputs ?? {};
+  // No name is secret: the ids are plain, keyed by the names; the child's commands are
+  // secret at the description only.
+  const setIds = outputsOf("discord-commands:index:CommandSet")["commandIds"];
+  expect(Object.keys((setIds as Record<string, Record<string, string>>)[IDS.guild] ?? {})).toEqual(
+    expect.arrayContaining(["kick", S.commandName]),
+  );
+  const commands = outputsOf("discord-commands:index:ScopeCommands")["commands"] as Record<
+    string,
+    Record<string, unknown>
+  >;
+  expect(commands["kick"]?.["description"]).toBe("Kick a member");
+  expect(commands[S.commandName]?.["description"]).toHaveProperty("ciphertext");
+  expect((await runs.run(["destroy", "--yes", "--non-interactive"])).code).toBe(0);
+
+  // The secret description in no output; the name is plain here (the refused preview's
+  // program held it in plain text in the entry, and its output only `commands[0]`).
+  expect(runs.leaks({ description: S.description })).toEqual([]);
+});

@@ -8,6 +8,7 @@ import { DEFAULTS, startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
 import { parseArgs } from "../../emulator/cli";
 import { resolveConfig } from "../../emulator/config";
+import { esc } from "../../emulator/page/html";
 import { REDACTED, Redactor } from "../../emulator/page/redact";
 import { Store } from "../../emulator/store";
 import { authorizeUser } from "../emulator/helpers";
@@ -136,6 +137,93 @@ test("tokens learned at run time are redacted on the page: a rotated bot token, 
     for (const shown of [page.body, live.body]) {
       for (const token of [rotated, access, refresh]) expect(shown).not.toContain(token);
       expect(shown).toContain(REDACTED);
+    }
+  } finally {
+    await emu.close();
+  }
+});
+
+/** PUT of a control route, as a same-site client sends it (JSON). */
+async function control(emu: RunningEmulator, sub: string, body: unknown): Promise<number> {
+  const res = await fetch(`${emu.url}/__emulator/${sub}`, {
+    method: "PUT",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return res.status;
+}
+
+test("tokens the emulator held and let go stay redacted: a bot token rotated away and back, a revoked authorization's (issue 50)", async () => {
+  const emu = await startEmulator({ rateLimits: false });
+  try {
+    const configured = emu.botToken;
+    const rotated = "Zq9Xw-rotated-away-bot-token";
+    expect(
+      await control(emu, `applications/${emu.applicationId}/bot-token`, { token: rotated }),
+    ).toBe(204);
+    const { access, refresh } = await authorizeUser(emu, "http://127.0.0.1:1/callback");
+    for (const token of [rotated, access, refresh]) {
+      await fetch(`${emu.apiUrl}/applications/${token}/commands`, {
+        headers: { Authorization: `Bot ${rotated}` },
+      });
+    }
+    // Back to the configured token, and the user's authorization revoked: none is held now.
+    expect(
+      await control(emu, `applications/${emu.applicationId}/bot-token`, { token: configured }),
+    ).toBe(204);
+    const basic = Buffer.from(`${emu.clientId}:${emu.clientSecret}`).toString("base64");
+    const revoked = await fetch(`${emu.apiUrl}/oauth2/token/revoke`, {
+      method: "POST",
+      headers: {
+        Authorization: `Basic ${basic}`,
+        "Content-Type": "application/x-www-form-urlencoded",
+      },
+      body: new URLSearchParams({ token: refresh }).toString(),
+    });
+    expect(revoked.status).toBe(200);
+    expect(emu.requestLog().filter((e) => e.path.includes(rotated))).toHaveLength(1);
+    const page = await get(`${emu.url}/`);
+    const live = await get(`${emu.url}/__page/log.json?after=0`);
+    for (const shown of [page.body, live.body]) {
+      for (const token of [rotated, access, refresh]) expect(shown).not.toContain(token);
+      expect(shown).toContain(REDACTED);
+    }
+  } finally {
+    await emu.close();
+  }
+});
+
+test("the request log redacts a text before it cuts it: a token at the edge shows no prefix (issue 50)", async () => {
+  const emu = await startEmulator({ rateLimits: false });
+  try {
+    const rotated = "Zq9Xw-token-at-the-edge-of-the-log";
+    emu.control.rotateBotToken(emu.applicationId, rotated);
+    // A proxy's page that echoes the request: the log keeps its first 2,000 characters.
+    emu.control.setFaults({
+      rules: [{ route: "createGlobalCommand", action: { type: "echo", status: 400 } }],
+    });
+    const logged = (pad: number): string => {
+      const text = JSON.stringify({ name: "x", description: `${"a".repeat(pad)}${rotated}` });
+      const html = `<html><body><pre>${esc(text)}</pre></body></html>`;
+      return JSON.stringify({ html, headers: {} });
+    };
+    // The padding that starts the token 5 characters before the cut.
+    const pad = 1995 - logged(0).indexOf(rotated);
+    expect(logged(pad).indexOf(rotated)).toBe(1995);
+    const res = await fetch(`${emu.apiUrl}/applications/${emu.applicationId}/commands`, {
+      method: "POST",
+      headers: { Authorization: `Bot ${rotated}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "x", description: `${"a".repeat(pad)}${rotated}` }),
+    });
+    expect(res.status).toBe(400);
+    const error = emu.requestLog().at(-1)?.error ?? "";
+    expect(error).toHaveLength(2000);
+    expect(error.slice(1995)).toBe(REDACTED.slice(0, 5));
+    const page = await get(`${emu.url}/`);
+    const live = await get(`${emu.url}/__page/log.json?after=0`);
+    for (const shown of [page.body, live.body]) {
+      expect(shown).toContain("aaaa[reda");
+      expect(shown).not.toContain(rotated.slice(0, 5));
     }
   } finally {
     await emu.close();

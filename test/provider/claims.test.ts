@@ -123,7 +123,7 @@ describe("DeploymentClaims (the plugin's view of one deployment)", () => {
     ).toEqual([]);
   });
 
-  test("who fills a scope: each resource once, with its count, and the live commands none declares", () => {
+  test("who fills a scope: each resource once, with its count, and the live commands none declares by id", () => {
     const claims = new DeploymentClaims();
     const set = Array.from({ length: 90 }, (_, i) => `s${i}`);
     claims.checkScope(urnOf("set-guild"), {
@@ -134,15 +134,25 @@ describe("DeploymentClaims (the plugin's view of one deployment)", () => {
     for (const n of ["extra-0", "extra-1"]) {
       claims.checkCommand(urnOf(n), "guild", { applicationId: APP, guildId: GUILD, name: n });
     }
-    const strays = Array.from({ length: 12 }, (_, i) => `stray${i}`);
-    expect(claims.whoDeclares(APP, GUILD, 1, [...set, "extra-1", ...strays])).toBe(
+    const live = (name: string, i: number): { name: string; id: string } => ({
+      name,
+      id: `10000000000000${String(i).padStart(4, "0")}`,
+    });
+    const strays = Array.from({ length: 12 }, (_, i) => live(`stray${i}`, i));
+    const commands = [...set.map((n) => ({ name: n })), live("extra-1", 99), ...strays];
+    // A live name no resource checked so far declares may be a later resource's secret
+    // name: none is shown, only ids.
+    expect(claims.whoDeclares(APP, GUILD, 1, commands)).toBe(
       "the stack's resources checked so far declare 91 of them: 'set-guild' (90 commands), " +
-        "'extra-1'; 12 live commands no resource checked so far declares: " +
-        `${strays.slice(0, 10).join(", ")}, ...`,
+        "'extra-1'; 12 live commands no resource checked so far declares, by id: " +
+        `${strays
+          .slice(0, 10)
+          .map((c) => c.id)
+          .join(", ")}, ...`,
     );
     // Another scope or type: nobody's.
-    expect(claims.whoDeclares(APP, undefined, 1, ["s1"])).toBe(
-      "1 live command no resource checked so far declares: s1",
+    expect(claims.whoDeclares(APP, undefined, 1, [live("s1", 1)])).toBe(
+      "1 live command no resource checked so far declares, by id: 100000000000000001",
     );
     expect(claims.whoDeclares(APP, GUILD, 1, [])).toBe("");
   });

@@ -10,6 +10,7 @@ import {
   scopeCommandMap,
   setStructureProblems,
 } from "../../provider/resources/commandSetPlan";
+import { Secrecy } from "../../provider/schema";
 
 const A = "1300000000000000002";
 const B = "1300000000000000012";
@@ -35,6 +36,27 @@ describe("the definitions", () => {
     expect(definitionProblems("mods", DEFS, [{ guildId: A, command: "kick", type: 2 }])).toEqual([
       `command set 'mods': permissions in guild ${A} name the command 'kick' (type 2), which the set does not declare`,
     ]);
+  });
+
+  test("permissions naming, in plain text, a command whose name or type is secret: refused without the name (issue 50)", () => {
+    const problem = (i: number): string =>
+      `command set 'mods': permissions in guild ${A} name commands[${i}], whose name is secret: ` +
+      "a permissions entry's command names its child resource (its name and URN, never secret), " +
+      "so it cannot name a secret command; keep that name plain, or give the command's " +
+      "permissions with a GuildCommandPermissions resource on its id";
+    const secretName = new Secrecy([[0, "name"]]);
+    expect(definitionProblems("mods", DEFS, [{ guildId: A, command: "ban" }], secretName)).toEqual([
+      problem(0),
+    ]);
+    const secretType = new Secrecy([[2, "type"]]);
+    expect(
+      definitionProblems("mods", DEFS, [{ guildId: A, command: "Info", type: 2 }], secretType),
+    ).toEqual([problem(2)]);
+    // A secret description keeps the name plain: the entry may name it.
+    const secretDescription = new Secrecy([[1, "description"]]);
+    expect(
+      definitionProblems("mods", DEFS, [{ guildId: A, command: "kick" }], secretDescription),
+    ).toEqual([]);
   });
 
   test("a definition twice, and one without a name", () => {

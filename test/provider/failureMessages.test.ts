@@ -21,6 +21,7 @@ import type { FaultRuleInput } from "../../emulator/faults";
 import type { dynamicProviders as DynamicProviders } from "../../provider/resources/dynamicProviders";
 import type * as EngineErrors from "../../provider/resources/engineErrors";
 import type { ServiceErrorCode } from "../../provider/schema";
+import { omit, SECRET_PATHS_KEY, secretPathsField } from "../../provider/resources/propertyBags";
 import type { Bag } from "./helpers";
 import { globalInputs, guildInputs, rejection, setup, stackConfig, teardown } from "./helpers";
 
@@ -86,12 +87,17 @@ async function host(overrides: Record<string, string | undefined> = {}): Promise
   return { providers: dynamicProviders, engineErrors };
 }
 
-/** `ping`, created by an earlier `up`: its id and outputs as the state holds them. */
+/**
+ * `ping`, created by an earlier `up`: its id and outputs as the state holds them (with the
+ * secret paths the SDK sends, none here: a state without them is an earlier version's,
+ * whose values are all taken as secret).
+ */
 async function deployedPing(): Promise<{ id: string; outs: Bag }> {
   const { providers } = await host();
-  return providers.globalCommand.create(
-    globalInputs(emu, { name: "ping", description: "Ping the bot" }),
-  );
+  return providers.globalCommand.create({
+    ...globalInputs(emu, { name: "ping", description: "Ping the bot" }),
+    ...secretPathsField([]),
+  });
 }
 
 /**
@@ -239,6 +245,17 @@ const cases: Case[] = [
       `deleting ${ping(id)} failed: DELETE ${GLOBAL()}/${id} failed with 500 after 5 attempts: 500: Internal Server Error\n` +
       "fix: the service kept failing: try again later (`pulumi up` resumes where it stopped)",
   },
+  {
+    // Written before the state kept its secret paths: every value but the ids is taken as
+    // secret (the name by id, the service's words left out), never guessed by text.
+    name: "5xx after every retry on delete (destroy) of an earlier version's state",
+    faults: [{ route: "deleteGlobalCommand", action: { type: "status", status: 500 } }],
+    call: (p, id, outs) => p.globalCommand.delete(id, omit(outs, [SECRET_PATHS_KEY])),
+    message: (id) =>
+      `deleting global command [secret] (id ${id}) failed: DELETE ${GLOBAL()}/${id} failed with 500 after 5 attempts: ` +
+      "(the service's message is not shown: the request may hold secret values)\n" +
+      "fix: the service kept failing: try again later (`pulumi up` resumes where it stopped)",
+  },
 ];
 
 test.each(cases)("$name: one clean message", async (c) => {
@@ -263,4 +280,14 @@ test("no token on update (up) names discord:botToken; set as it says, the next u
   await changePing(next.providers, id, outs);
   const live = emu.control.commands().find((c) => c["name"] === "ping");
   expect(live?.["description"]).toBe("Changed");
+});
+
+test("a refresh of an earlier version's state (no secret paths) answers the state without them: the next up writes the program's", async () => {
+  const { id, outs } = await deployedPing();
+  const h = await host();
+  const legacy = omit(outs, [SECRET_PATHS_KEY]);
+  const result = (await h.providers.globalCommand.read(id, legacy)) as { props: Bag; inputs: Bag };
+  expect(result.props).not.toHaveProperty(SECRET_PATHS_KEY);
+  expect(result.inputs).not.toHaveProperty(SECRET_PATHS_KEY);
+  expect(result.props["name"]).toBe("ping");
 });

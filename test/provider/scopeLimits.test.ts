@@ -38,6 +38,10 @@ beforeEach(async () => {
 });
 
 /** Fills the guild with `n` CHAT_INPUT commands `cmd0..` and `users` USER commands. */
+/** The id of the live command `stray`, which the messages name by id only. */
+const strayId = (): string =>
+  String(emu.control.commands().find((c) => c["name"] === "stray")?.["id"]);
+
 async function fill(n: number, users = 0): Promise<void> {
   const bodies = [
     ...Array.from({ length: n }, (_, i) => slashArgs(`cmd${i}`)),
@@ -155,7 +159,7 @@ describe("a full scope's message names who fills it", () => {
       `guild ${emu.guildId} of application ${emu.applicationId} would hold 101 CHAT_INPUT ` +
         "commands (the limit is 100): 92 live now, and this deployment adds 9. Besides this one, " +
         `the stack's resources checked so far declare 99 of them: 'set-guild' (90 commands), ${extras}; ` +
-        "1 live command no resource checked so far declares: stray. The engine runs creates " +
+        `1 live command no resource checked so far declares, by id: ${strayId()}. The engine runs creates ` +
         "before it deletes removed resources, so remove commands (or delete the ones no stack " +
         "manages) in an earlier `pulumi up`",
     );
@@ -184,7 +188,7 @@ describe("a full scope's message names who fills it", () => {
     expect(verdict.failures.map((f) => f.reason).join("\n")).toContain(
       "98 declared here and 3 there already that this resource does not manage (the stack's " +
         "resources checked so far declare 2 of them: 'one', 'two'; 1 live command no resource " +
-        "checked so far declares: stray); remove those or declare fewer",
+        `checked so far declares, by id: ${strayId()}); remove those or declare fewer`,
     );
   });
 });
