@@ -100,6 +100,8 @@ export class RestClient {
   readonly #credentials: Credentials;
   readonly #limiter: RateLimiter;
   readonly #stats = new StatsRecorder();
+  /** The service's clock minus ours, from the last response's `Date` (0 before any). */
+  #serviceOffsetMs = 0;
   readonly #agent: Agent;
 
   constructor(config: ClientConfig = {}) {
@@ -162,6 +164,15 @@ export class RestClient {
   /** The client's backoff before resend number `retry` (from 1), jittered. */
   backoffMs(retry: number): number {
     return backoffMs(retry, this.#options.random);
+  }
+
+  /**
+   * The service's time (ms), as its last response's `Date` header said (whole seconds;
+   * our clock until a response came): the daily create budget counts on the service's
+   * clock, in which command ids are minted.
+   */
+  serviceNow(): number {
+    return this.#options.now() + this.#serviceOffsetMs;
   }
 
   /** Counts of requests by method and status, retries and rate-limit waits so far. */
@@ -269,6 +280,8 @@ export class RestClient {
     durationMs: number,
   ): void {
     this.#stats.response(info.method, res.status);
+    const date = Date.parse(header(res, "date") ?? "");
+    if (Number.isFinite(date)) this.#serviceOffsetMs = date - this.#options.now();
     this.#emit({
       type: "response",
       method: info.method,

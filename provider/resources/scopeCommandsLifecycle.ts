@@ -55,6 +55,13 @@ import { changesBetween, commandIds, definitions, scopeOf } from "./scopeCommand
 import { writeEach, writeOverwrite } from "./scopeCommandWrites";
 import { scopeKind, scopeName } from "./scopeName";
 import { commandKey } from "./commandKeys";
+import {
+  createdAt,
+  REPLACED_CREATES_KEY,
+  replacedCreatesField,
+  replacedCreatesOf,
+} from "./dailyBudget";
+import { noteReplacedCreates, scopeAddProblems } from "./scopeBudget";
 
 export { commandKey, commandPath };
 
@@ -65,7 +72,7 @@ export { commandKey, commandPath };
 export const WHOLE_SCOPE = "";
 
 /** The resource's keys that are not command definitions. */
-const ASSIGNED_KEYS = ["commandIds"];
+const ASSIGNED_KEYS = ["commandIds", REPLACED_CREATES_KEY];
 
 /** The resource id: where the commands live. */
 export function scopeResourceId(applicationId: string, guildId: string | undefined): string {
@@ -92,12 +99,46 @@ export function parseScopeResourceId(
 
 /** Builds the provider of `ScopeCommands`, on the runtime it shares with the other kinds. */
 export function scopeCommandsProvider(rt: ProviderRuntime): ConfiguredLifecycle {
-  function outputs(inputs: Bag, applicationId: string, ids: Record<string, string>): Bag {
+  function outputs(
+    inputs: Bag,
+    applicationId: string,
+    ids: Record<string, string>,
+    replaced: readonly number[] = [],
+  ): Bag {
     return {
       ...omit(inputs, [DYNAMIC_PROVIDER_KEY]),
       applicationId,
       commandIds: markedIds(inputs, ids),
+      ...replacedCreatesField(replaced, rt.client.serviceNow()),
     };
+  }
+
+  /** The commands the changes create, as the budget counts them (scopeBudget.ts). */
+  function createdBy(changes: readonly Change[]): { type: number; name: string }[] {
+    return changes.flatMap((c) =>
+      c.kind === "create" && c.body !== undefined
+        ? [{ type: c.body.type ?? CommandType.CHAT_INPUT, name: c.body.name }]
+        : [],
+    );
+  }
+
+  /** The daily budget of the scope with these changes' creates (scopeBudget.ts). */
+  async function budgetFailures(
+    inputs: Bag,
+    resource: string | undefined,
+    changes: Change[],
+  ): Promise<string[]> {
+    const adds = createdBy(changes);
+    const applicationId = optionalString(inputs, "applicationId");
+    const guildId = optionalString(inputs, "guildId");
+    if (adds.length === 0 || applicationId === undefined || applicationId === UNKNOWN) return [];
+    if (guildId === UNKNOWN) return [];
+    try {
+      const owner = resource ?? scopeResourceId(applicationId, guildId);
+      return await scopeAddProblems(rt, applicationId, guildId, owner, adds);
+    } catch {
+      return []; // the scope cannot be read: the write will say why
+    }
   }
 
   /** The caps of the scope, counting the live commands the resource does not manage. */
@@ -198,10 +239,17 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ConfiguredLifecycle 
       const before = definitions(olds);
       const grows = Object.keys(commands).some((key) => before[key] === undefined);
       if (failures.length === 0 && grows) failures.push(...(await capFailures(olds, inputs)));
+      const known = unknownPaths(commands).length === 0;
+      if (failures.length === 0 && known && Object.keys(olds).length === 0) {
+        const changes = changesBetween({}, inputs);
+        const over = await budgetFailures(inputs, undefined, changes);
+        failures.push(...over.map((reason) => ({ property: WHOLE_SCOPE, reason })));
+      }
       return { inputs, failures };
     },
 
-    async diff(_id, olds, news) {
+    async diff(id, olds, news) {
+      noteReplacedCreates(rt, olds, id);
       const replaces: string[] = [];
       const app = (bag: Bag): unknown => bag["applicationId"] ?? rt.settings.applicationId;
       if (app(news) === UNKNOWN || app(olds) !== app(news)) replaces.push("applicationId");
@@ -224,6 +272,10 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ConfiguredLifecycle 
         } else for (const f of c.fields ?? []) detailedDiff[at([f])] = "update";
       }
       const changes = replaces.length > 0 || Object.keys(detailedDiff).length > 0;
+      if (replaces.length === 0) {
+        const over = await budgetFailures(news, id, changesBetween(olds, news));
+        if (over[0] !== undefined) throw new Error(over[0]);
+      }
       return { changes, replaces, deleteBeforeReplace: false, detailedDiff };
     },
 
@@ -281,7 +333,8 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ConfiguredLifecycle 
         applicationId,
         commands,
       };
-      return { id, props: { ...inputs, commandIds: markedIds(inputs, ids) }, inputs };
+      const record = replacedCreatesField(replacedCreatesOf(props), rt.client.serviceNow());
+      return { id, props: { ...inputs, commandIds: markedIds(inputs, ids), ...record }, inputs };
     },
 
     async update(_id, olds, news) {
@@ -309,7 +362,11 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ConfiguredLifecycle 
           secrecyOf(news),
         );
       }
-      return { outs: outputs(news, applicationId, next) };
+      // The commands this update deleted or renamed: their creates stay counted for a day.
+      const kept = new Set(Object.values(next));
+      const gone = Object.values(commandIds(olds)).filter((old) => !kept.has(old));
+      const replaced = [...replacedCreatesOf(olds), ...createdAt(gone)];
+      return { outs: outputs(news, applicationId, next, replaced) };
     },
 
     async delete(_id, props) {
