@@ -145,8 +145,8 @@ export function scopeCap(commands: readonly SeenCommand[], config: CapConfig): s
     const last = list[list.length - 1] as SeenCommand;
     out.push(
       `${scopeLabel(last)} would hold ${list.length} commands of this stack, more than the ` +
-        `cap of ${cap} (${head(last)} is the ${list.length}th; declared by ` +
-        `${resources.slice(0, 5).join(", ")}${resources.length > 5 ? ", ..." : ""})`,
+        `cap of ${cap}, declared by ${resources.slice(0, 5).join(", ")}` +
+        `${resources.length > 5 ? ", ..." : ""} (the last: ${head(last)})`,
     );
   }
   return out;
