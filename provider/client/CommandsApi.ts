@@ -88,7 +88,7 @@ export class CommandsApi {
 
   /** The service's time (ms), from its last response's `Date` (RestClient.ts). */
   serviceNow(): number {
-    return this.rest.serviceNow();
+    return this.rest.serviceClock.now();
   }
 
   close(): Promise<void> {

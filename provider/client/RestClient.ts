@@ -37,6 +37,7 @@ import type { RoomWait } from "./RateLimiter";
 import { RateLimiter } from "./RateLimiter";
 import type { RawResponse } from "./responseHeaders";
 import { header, numberHeader, parseJson, retryAfterOf, secondsToMs } from "./responseHeaders";
+import { ServiceClock } from "./serviceClock";
 import { backoffMs, classifyTransportError, RETRYABLE_STATUSES } from "./retry";
 import type { ClientStats } from "./stats";
 import { StatsRecorder } from "./stats";
@@ -58,7 +59,6 @@ export interface SendPolicy {
 
 /** The default: every wait waited, every resendable failure sent again. */
 export const SEND_AND_RETRY: SendPolicy = { resend: true, waitForRateLimits: true };
-
 export type { RoomWait };
 
 export interface RequestOptions {
@@ -100,8 +100,7 @@ export class RestClient {
   readonly #credentials: Credentials;
   readonly #limiter: RateLimiter;
   readonly #stats = new StatsRecorder();
-  /** The service's clock minus ours, from the last response's `Date` (0 before any). */
-  #serviceOffsetMs = 0;
+  readonly serviceClock = new ServiceClock(() => this.#options.now()); // its answers' `Date`
   readonly #agent: Agent;
 
   constructor(config: ClientConfig = {}) {
@@ -164,15 +163,6 @@ export class RestClient {
   /** The client's backoff before resend number `retry` (from 1), jittered. */
   backoffMs(retry: number): number {
     return backoffMs(retry, this.#options.random);
-  }
-
-  /**
-   * The service's time (ms), as its last response's `Date` header said (whole seconds;
-   * our clock until a response came): the daily create budget counts on the service's
-   * clock, in which command ids are minted.
-   */
-  serviceNow(): number {
-    return this.#options.now() + this.#serviceOffsetMs;
   }
 
   /** Counts of requests by method and status, retries and rate-limit waits so far. */
@@ -280,8 +270,7 @@ export class RestClient {
     durationMs: number,
   ): void {
     this.#stats.response(info.method, res.status);
-    const date = Date.parse(header(res, "date") ?? "");
-    if (Number.isFinite(date)) this.#serviceOffsetMs = date - this.#options.now();
+    this.serviceClock.observe(res);
     this.#emit({
       type: "response",
       method: info.method,
