@@ -279,7 +279,8 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): ConfiguredLi
     },
 
     async diff(id, olds, news) {
-      noteReplacedCreates(rt, olds, id);
+      const known = await noteReplacedCreates(rt, olds, id);
+      if (known[0] !== undefined) throw new Error(known[0]);
       const replaces: string[] = [];
       for (const key of COMMAND_REPLACE_KEYS) {
         const before = olds[key] ?? (key === "type" ? 1 : undefined);

@@ -69,13 +69,24 @@ export async function budgetProblemsIfReadable(
   }
 }
 
-/** Notes the creation times a resource's state keeps (`replacedCreates`) for its scope. */
-export function noteReplacedCreates(rt: ProviderRuntime, state: Bag, resource: string): void {
+/**
+ * Notes the creation times a resource's state keeps (`replacedCreates`) for its scope,
+ * and judges the budget again when the deployment plans creates there: the reason it
+ * would pass, or [].
+ */
+export async function noteReplacedCreates(
+  rt: ProviderRuntime,
+  state: Bag,
+  resource: string,
+): Promise<string[]> {
   const times = replacedCreatesOf(state);
   const applicationId = state["applicationId"] ?? rt.settings.applicationId;
-  if (times.length === 0 || typeof applicationId !== "string") return;
+  if (times.length === 0 || typeof applicationId !== "string") return [];
   const guildId = typeof state["guildId"] === "string" ? state["guildId"] : undefined;
-  rt.deployment.noteReplacedCreates(budgetScopeKey(applicationId, guildId), resource, times);
+  const scope = budgetScopeKey(applicationId, guildId);
+  rt.deployment.noteReplacedCreates(scope, resource, times);
+  if (plannedCreates(rt, scope) === 0) return [];
+  return budgetProblemsIfReadable(rt, applicationId, guildId);
 }
 
 /**

@@ -249,7 +249,8 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ConfiguredLifecycle 
     },
 
     async diff(id, olds, news) {
-      noteReplacedCreates(rt, olds, id);
+      const known = await noteReplacedCreates(rt, olds, id);
+      if (known[0] !== undefined) throw new Error(known[0]);
       const replaces: string[] = [];
       const app = (bag: Bag): unknown => bag["applicationId"] ?? rt.settings.applicationId;
       if (app(news) === UNKNOWN || app(olds) !== app(news)) replaces.push("applicationId");
