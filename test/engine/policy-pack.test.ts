@@ -5,8 +5,9 @@
  * TypeScript on the generated SDK, YAML and Python (the pack starts from any program's
  * folder). Each: a mandatory violation fails the preview and writes nothing, an advisory
  * one prints a warning and the `up` goes on, a compliant program passes. The messages
- * name the resource and the command, and a secret command name is never quoted. The
- * rules one by one are test/policy/rules.test.ts.
+ * name the resource and the command, and a secret command name is never quoted. Then
+ * docs/policy.md's walk-through: the stack-per-environment example's production rule
+ * fails a guild command. The rules one by one are test/policy/rules.test.ts.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -22,6 +23,7 @@ import {
   typescriptPluginProject,
 } from "../../scripts/pulumiProgram";
 import { PROJECT_ROOT } from "../../scripts/toolchain";
+import { exampleProgram } from "../examples/helpers";
 import { configurePluginStack, IDS, programAgainst } from "./lifecycle.helpers";
 
 jest.setTimeout(600_000);
@@ -239,4 +241,37 @@ describe.each([dynamicTs, yaml, sdkTs, python])("$name", (c) => {
     expect(out).not.toContain("hidden-commands");
     expect(out).not.toContain("stage-rules");
   });
+});
+
+test("docs/policy.md's walk-through: the example's production rule fails a guild command", async () => {
+  emu.control.reset();
+  const prog = exampleProgram("stack-per-environment");
+  try {
+    await prog.stack("prod");
+    await prog.setConfig(
+      {
+        "discord:apiUrl": emu.url,
+        "discord-stack-per-environment:stage": "dev",
+        "discord-stack-per-environment:guildId": G,
+      },
+      { "discord:botToken": emu.botToken },
+    );
+    const res = await prog.run([
+      "preview",
+      "--non-interactive",
+      "--policy-pack",
+      PACK,
+      "--policy-pack-config",
+      "policy-config.json",
+    ]);
+    const out = `${res.stdout}\n${res.stderr}`;
+    expect(res.code).not.toBe(0);
+    expect(out).toContain("[mandatory]  stage-rules");
+    expect(out).toContain(
+      `ScopeCommands "commands-${G}" (command "weather"): stack "prod" holds only global commands, not guild ${G}'s`,
+    );
+    expect(emu.requestLog().filter((e) => e.method !== "GET")).toEqual([]);
+  } finally {
+    prog.cleanup();
+  }
 });
