@@ -37,6 +37,7 @@ function policyConfig(level: "mandatory" | "advisory"): string {
   return JSON.stringify({
     "hidden-commands": { enforcementLevel: level, commands: ["/^mod-/"] },
     "stage-rules": { enforcementLevel: level, stacks: "^dev$", noNsfw: true },
+    "everyone-permissions": { enforcementLevel: level },
   });
 }
 
@@ -46,6 +47,8 @@ interface Case {
   files(compliant: boolean): ProgramFiles;
   /** The violations the program makes, as the pack words them. */
   readonly violations: readonly string[];
+  /** Violations judged only at the end of the advisory `up` (ids known once created). */
+  readonly afterUp?: readonly string[];
   start(emu: RunningEmulator, files: ProgramFiles): Promise<PulumiProgram>;
 }
 
@@ -108,12 +111,32 @@ resources:
           nsfw: ${compliant ? "false" : "true"}
       scopes:
         - guildId: "${G}"
+  purge:
+    type: discord-commands:GuildCommand
+    properties:
+      guildId: "${G}"
+      name: purge
+      description: Delete messages
+      defaultMemberPermissions: "8192"
+  purge-perms:
+    type: discord-commands:GuildCommandPermissions
+    properties:
+      guildId: "${G}"
+      commandId: \${purge.commandId}
+      permissions:
+        - id: "${compliant ? IDS.role : G}"
+          type: 1
+          permission: true
 `,
   }),
   violations: [
     HIDDEN('GuildCommand "mod-ban"', 'command "mod-ban"'),
     HIDDEN('GuildCommand "quiet"', "command (its name is secret)"),
     `ScopeCommands "mods-${G}" (command "mod-kick"): stack "dev" holds no nsfw commands`,
+  ],
+  // Judged once the command has an id: when the advisory `up` that creates it ends.
+  afterUp: [
+    `GuildCommand "purge" (command "purge"): a permissions entry in guild ${G} allows @everyone to use it, though its default member permissions restrict it (GuildCommandPermissions "purge-perms")`,
   ],
   start: async (emu, files) => pluginProgram(emu, "policy-yaml", files),
 };
@@ -227,7 +250,7 @@ describe.each([dynamicTs, yaml, sdkTs, python])("$name", (c) => {
     const res = await up("advisory");
     const out = `${res.stdout}\n${res.stderr}`;
     expect(res.code).toBe(0);
-    for (const v of c.violations) expect(out).toContain(v);
+    for (const v of [...c.violations, ...(c.afterUp ?? [])]) expect(out).toContain(v);
     expect(out).toContain("[advisory]  hidden-commands");
     expect(out).not.toContain(SECRET_NAME);
     expect(emu.control.commands().map((x) => x["name"])).toContain("mod-ban");
@@ -240,6 +263,7 @@ describe.each([dynamicTs, yaml, sdkTs, python])("$name", (c) => {
     expect(res.code).toBe(0);
     expect(out).not.toContain("hidden-commands");
     expect(out).not.toContain("stage-rules");
+    expect(out).not.toContain("everyone-permissions");
   });
 });
 
