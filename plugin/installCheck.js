@@ -6,14 +6,15 @@
 // the provider", with everything it printed (sdk/go/common/resource/plugin/plugin.go,
 // 3.259). So a plugin that cannot work serves Pulumi's provider protocol anyway, with
 // Node's own HTTP/2 server (its modules may be the missing part), and answers every call
-// with the problem: the engine prints that one line as the call's error, then shuts the
-// plugin down as usual.
+// with the problem: the engine prints that one line as the call's error. It exits once the
+// engine is done with it (`exitWhenDone`), whether or not the engine stops it.
 "use strict";
 const { Buffer } = require("node:buffer");
 const crypto = require("node:crypto");
 const fs = require("node:fs");
 const http2 = require("node:http2");
 const path = require("node:path");
+const { clearTimeout, setInterval, setTimeout } = require("node:timers");
 
 const NAME = "discord-commands";
 
@@ -103,19 +104,63 @@ const OK = 0;
 const FAILED_PRECONDITION = 9;
 const UNIMPLEMENTED = 12;
 
+const CANCEL = "/pulumirpc.ResourceProvider/Cancel";
+
 /** The status a call gets: Handshake is optional (the engine falls back), Cancel is a shutdown. */
 function statusFor(method) {
   if (method === "/pulumirpc.ResourceProvider/Handshake") return UNIMPLEMENTED;
-  if (method === "/pulumirpc.ResourceProvider/Cancel") return OK;
+  if (method === CANCEL) return OK;
   return FAILED_PRECONDITION;
 }
 
-/** Serves Pulumi's provider protocol on loopback, every call answered with `problem`. */
-function serveRefusal(problem) {
+/**
+ * When the engine is done with a plugin that cannot work, the plugin exits: the engine
+ * does not always stop it (a provider that fails to load is dropped without its Close,
+ * and its process outlives the CLI, reparented to init), and each such process holds
+ * 50-70 MB. Done means: the Cancel it sends before closing was answered; its connection
+ * closed after a call was answered; its process went away (this one's parent changed); or
+ * no call came for `idleMs` after the last answer (the engine stops at the first error).
+ */
+function exitWhenDone(server, idleMs) {
+  const parent = process.ppid;
+  let idle;
+  let sessions = 0;
+  let answered = false;
+  const done = () => process.exit(0);
+  const watch = setInterval(() => process.ppid !== parent && done(), 500);
+  watch.unref();
+  server.on("session", (session) => {
+    sessions += 1;
+    session.on("close", () => {
+      sessions -= 1;
+      if (answered && sessions === 0) done();
+    });
+  });
+  return {
+    /** A call began: not idle while it runs. */
+    called: () => clearTimeout(idle),
+    /** A call was answered (`last`: Cancel, after which the engine sends nothing more). */
+    answeredCall(last) {
+      answered = true;
+      clearTimeout(idle);
+      idle = setTimeout(done, last ? 100 : idleMs);
+    },
+  };
+}
+
+/**
+ * Serves Pulumi's provider protocol on loopback, every call answered with `problem`, and
+ * exits once the engine is done with it (`exitWhenDone`).
+ */
+function serveRefusal(problem, { idleMs = 30_000 } = {}) {
   const server = http2.createServer();
+  const lifetime = exitWhenDone(server, idleMs);
   server.on("stream", (stream, headers) => {
-    const status = statusFor(String(headers[":path"]));
+    const method = String(headers[":path"]);
+    const status = statusFor(method);
+    lifetime.called();
     stream.on("error", () => {});
+    stream.on("close", () => lifetime.answeredCall(method === CANCEL));
     stream.resume();
     stream.on("end", () => {
       const head = { ":status": 200, "content-type": "application/grpc" };

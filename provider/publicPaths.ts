@@ -5,8 +5,9 @@
  * switch exists so that the day a Pulumi release breaks one, a user can step around it,
  * and so that the tests run both paths.
  *
- * - `structs`: the plugin decodes and encodes google.protobuf.Struct with its own coders
- *   (provider/plugin/plainStructs.ts) instead of google-protobuf's;
+ * - `structs`: the plugin, and in the dynamic door the dynamic-provider host and the
+ *   program, decode and encode google.protobuf.Struct with the package's own coders
+ *   (provider/plainStructs.ts) instead of google-protobuf's;
  * - `compile-cache`: the plugin turns on Node's compile cache and writes it itself
  *   (plugin/index.js, provider/plugin/compileCache.ts; Node's own
  *   `NODE_DISABLE_COMPILE_CACHE=1` turns it off as well);

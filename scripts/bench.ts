@@ -84,6 +84,11 @@ async function main(): Promise<void> {
     await (await import("./benchScale")).main();
     return;
   }
+  if (process.argv.includes("--fleet")) {
+    // A bot's commands at a fleet's size (scripts/benchFleet.ts).
+    await (await import("./benchFleet")).fleetMain();
+    return;
+  }
   if (process.argv.includes("--chaos")) {
     // A bulk overwrite's window under injected faults, no CLI (scripts/benchChaos.ts).
     await (await import("./benchChaos")).main();

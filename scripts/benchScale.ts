@@ -50,7 +50,7 @@ function log(line: string): void {
  * The program's own timings, for "where the time went": when its code began (its runtime
  * loaded) and when its process exited.
  */
-const tsProgramClock = `import * as fs from "node:fs";
+export const tsProgramClock = `import * as fs from "node:fs";
 const log = process.env["BENCH_PROGRAM_LOG"];
 if (log) {
   fs.appendFileSync(log, JSON.stringify({ ranAt: Date.now() }) + "\\n");
@@ -175,7 +175,7 @@ async function scaleEmulator(): Promise<RunningEmulator> {
   return emu;
 }
 
-interface RunFigures {
+export interface RunFigures {
   seconds: number;
   requests: number;
   writes: number;
@@ -206,17 +206,21 @@ function timingFiles(root: string): { provider: string; program: string } {
 }
 
 /** A bench program: the CLI's automatic log on (as users have it), its runs timed. */
-function benchProgram(name: string, files: Record<string, string>): PulumiProgram {
+export function benchProgram(
+  name: string,
+  files: Record<string, string>,
+  env: Record<string, string> = {},
+): PulumiProgram {
   const root = scratchDir(name);
   const logs = timingFiles(root);
   return new PulumiProgram(name, files, {
     root,
     automaticLogs: true,
-    env: { DISCORD_TIMING_LOG: logs.provider, BENCH_PROGRAM_LOG: logs.program },
+    env: { DISCORD_TIMING_LOG: logs.provider, BENCH_PROGRAM_LOG: logs.program, ...env },
   });
 }
 
-async function run(
+export async function run(
   emu: RunningEmulator,
   prog: PulumiProgram,
   label: string,
@@ -226,7 +230,7 @@ async function run(
   const files = timingFiles(prog.root);
   for (const f of Object.values(files)) fs.rmSync(f, { force: true });
   log(`${label}: pulumi ${args.join(" ")} ...`);
-  const sampler = processSampler();
+  const sampler = processSampler(`PULUMI_HOME=${prog.env["PULUMI_HOME"] ?? ""}`);
   const startedAt = Date.now();
   const t0 = performance.now();
   const res = await prog.run(args, { echo: false, timeoutMs: RUN_LIMIT_MS });

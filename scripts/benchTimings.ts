@@ -52,8 +52,21 @@ const TICKS = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).
 const BOOT_MS =
   Number(/^btime (\d+)$/m.exec(fs.readFileSync("/proc/stat", "utf8"))?.[1] ?? "0") * 1000;
 
-/** Samples the processes of a run until `stop()`, which returns the figures by role. */
-export function processSampler(): { stop: () => Record<Role, RoleFigures> } {
+/** Whether a process's environment holds `marker` (`NAME=value`). */
+function hasEnv(pid: string, marker: string): boolean {
+  try {
+    return fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(marker);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Samples the processes of a run until `stop()`, which returns the figures by role. With
+ * `marker` (`PULUMI_HOME=<the run's>`), only the processes whose environment holds it: the
+ * run's own, not another run's on the same machine.
+ */
+export function processSampler(marker?: string): { stop: () => Record<Role, RoleFigures> } {
   const seen = new Map<string, Seen>();
   /** Processes (pid@start) judged to have no role once past their first moments. */
   const ignored = new Set<string>();
@@ -82,7 +95,7 @@ export function processSampler(): { stop: () => Record<Role, RoleFigures> } {
         } catch {
           continue;
         }
-        const role = roleOf(cmdline);
+        const role = marker === undefined || hasEnv(pid, marker) ? roleOf(cmdline) : undefined;
         if (role === undefined) {
           if (!young) ignored.add(key);
           if (entry === undefined) continue;

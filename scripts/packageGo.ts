@@ -2,11 +2,12 @@
  * The Go SDK's module as a Go module proxy serves it (GOPROXY protocol):
  * `<escaped module>/@v/{list,<v>.info,<v>.mod,<v>.zip}`, from `sdks/go`.
  */
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ArchiveEntry } from "./archives";
 import { treeEntries, zip } from "./archives";
-import { pinnedPulumiVersion } from "./toolchain";
+import { pinnedPulumiVersion, PROJECT_ROOT } from "./toolchain";
 
 export interface GoModuleFiles {
   readonly module: string;
@@ -38,6 +39,22 @@ function releasedGoMod(generated: string): string {
   );
 }
 
+/**
+ * The version's time in its `.info`: the commit's (a rebuild of the same commit is then
+ * byte for byte the same, so a release can be finished by building again), or now.
+ */
+function versionTime(): string {
+  try {
+    const committed = execFileSync("git", ["-C", PROJECT_ROOT, "log", "-1", "--format=%cI"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
+    return new Date(committed).toISOString();
+  } catch {
+    return new Date().toISOString();
+  }
+}
+
 /** The module proxy's files for `sdkDir` (a prepared copy of sdks/go) at `version`. */
 export function goModuleFiles(sdkDir: string, modulePath: string, version: string): GoModuleFiles {
   const goVersion = `v${version}`;
@@ -47,7 +64,7 @@ export function goModuleFiles(sdkDir: string, modulePath: string, version: strin
     content: e.name === "go.mod" ? goMod : e.content,
   }));
   const at = (file: string): string => `${escapeModulePath(modulePath)}/@v/${file}`;
-  const info = `${JSON.stringify({ Version: goVersion, Time: new Date().toISOString() })}\n`;
+  const info = `${JSON.stringify({ Version: goVersion, Time: versionTime() })}\n`;
   return {
     module: modulePath,
     goVersion,

@@ -1,20 +1,20 @@
 /**
- * Where a release publishes, one target per kind of registry, each able to say whether the
- * version is already there (before anything is published anywhere) and to publish it:
+ * Where a release publishes, one target per kind of registry, each able to say what it
+ * holds of this build (before anything is published anywhere: each artifact there with
+ * this build's digest, missing, or there with other bytes) and to publish what is missing:
  * - npm: the npm package and the TypeScript SDK, by `npm publish` (token: NPM_TOKEN);
  * - Python: the wheel and the sdist, by the package index's upload API (the one PyPI and
  *   twine speak, multipart `file_upload`; token: PYPI_TOKEN, as user `__token__`);
- * - Go: the module's files in a module proxy's folder (`<module>/@v/...`), served over HTTP;
- * - the plugin: its archives and their checksums in the folder `pluginDownloadURL` serves.
+ * and, in releaseSite.ts, the Go module proxy's folder, the plugin's folder and the push of
+ * the checkout that holds both.
  */
+import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { PACKAGE_NAME, SDK_NAMES } from "../provider/package/schema";
-import { checksumLines, sha256 } from "./archives";
+import { SDK_NAMES } from "../provider/package/schema";
+import { sha256 } from "./archives";
 import type { Artifacts } from "./package";
-import { escapeModulePath, writeGoModule } from "./packageGo";
-import { pluginArchiveName, PLUGIN_PLATFORMS } from "./packagePlugin";
 import type { PythonMetadata } from "./packagePython";
 import { npmCommand, run } from "./packageUtil";
 
@@ -30,14 +30,44 @@ export interface ReleaseSettings {
   readonly pluginServer: string;
 }
 
+/**
+ * What a destination holds of this build, artifact by artifact (each named for the log):
+ * the same bytes, nothing, or other bytes under this version (which stops the release).
+ */
+export interface Holding {
+  readonly same: readonly string[];
+  readonly missing: readonly string[];
+  readonly different: readonly string[];
+}
+
 export interface Target {
   /** What is published where, for the log. */
   readonly describe: string;
-  /** Whatever of `version` the destination already holds (empty: nothing). */
-  existing(version: string): Promise<string[]>;
   /** What must be set before publishing (a missing token), or undefined. */
   missingCredentials(): string | undefined;
-  publish(artifacts: Artifacts, log: (line: string) => void): Promise<void>;
+  /** What the destination holds of `artifacts` (their version, in its own form). */
+  holding(artifacts: Artifacts): Promise<Holding>;
+  /** Publishes what `holding` found missing, nothing else. */
+  publish(artifacts: Artifacts, holding: Holding, log: (line: string) => void): Promise<void>;
+}
+
+type Found = "same" | "missing" | "different";
+
+/** A Holding from each artifact's name and what was found of it. */
+export function holdingOf(found: ReadonlyArray<readonly [string, Found]>): Holding {
+  const of = (kind: Found) => found.filter(([, f]) => f === kind).map(([name]) => name);
+  return { same: of("same"), missing: of("missing"), different: of("different") };
+}
+
+/** What is found where a destination holds `held` (a digest; undefined: nothing) for `ours`. */
+export function found(held: string | undefined, ours: string): Found {
+  if (held === undefined) return "missing";
+  return held === ours ? "same" : "different";
+}
+
+/** What is found where a destination holds the file `actual` (undefined: none) for `expected`. */
+export function compared(actual: Buffer | undefined, expected: Buffer): Found {
+  return found(actual === undefined ? undefined : sha256(actual), sha256(expected));
 }
 
 export class ReleaseError extends Error {
@@ -58,44 +88,77 @@ async function get(url: string, headers: Record<string, string> = {}) {
 
 // ---- npm -----------------------------------------------------------------------------
 
-const NPM_PACKAGES = ["pulumi-discord-commands", SDK_NAMES.nodejs] as const;
+/** The npm packages of a build, in publishing order: the TypeScript SDK, the package. */
+function npmPackages(a: Artifacts): [string, string][] {
+  return [
+    [SDK_NAMES.nodejs, a.nodeTarball],
+    ["pulumi-discord-commands", a.npmTarball],
+  ];
+}
+
+/** The integrity npm records for a tarball (ssri's sha512, as `npm publish` sends it). */
+function npmIntegrity(content: Buffer): string {
+  return `sha512-${crypto.createHash("sha512").update(content).digest("base64")}`;
+}
 
 /** The `.npmrc` key of a registry's token: the URL without its scheme (npm's "nerf dart"). */
 function npmTokenKey(registry: string): string {
   return `${withSlash(registry).replace(/^https?:/, "")}:_authToken`;
 }
 
+/** What the registry holds of `name@version`: its tarball's integrity, or undefined. */
+async function npmIntegrityOf(
+  url: string,
+  name: string,
+  version: string,
+  token: string | undefined,
+): Promise<string | undefined> {
+  const res = await get(`${url}${name.replace("/", "%2f")}`, {
+    accept: "application/json",
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+  });
+  if (res.status === 404) return undefined;
+  if (!res.ok) throw new ReleaseError(`the npm registry ${url} answered ${res.status} for ${name}`);
+  const doc = (await res.json()) as {
+    versions?: Record<string, { dist?: { integrity?: string; shasum?: string } }>;
+  };
+  const dist = doc.versions?.[version]?.dist;
+  if (dist === undefined) return undefined;
+  // A registry that records only the sha1 shasum: compared in that form.
+  return dist.integrity ?? `sha1:${dist.shasum ?? ""}`;
+}
+
 function npmTarget(registry: string): Target {
   const url = withSlash(registry);
   const token = process.env["NPM_TOKEN"];
+  const label = (name: string, a: Artifacts) => `${name}@${a.version}`;
   return {
-    describe: `${NPM_PACKAGES.join(" and ")} to the npm registry ${url}`,
+    describe: `${SDK_NAMES.nodejs} and pulumi-discord-commands to the npm registry ${url}`,
     missingCredentials: () => (token ? undefined : "NPM_TOKEN (the npm registry's token)"),
-    async existing(version) {
-      const found: string[] = [];
-      for (const name of NPM_PACKAGES) {
-        const res = await get(`${url}${name.replace("/", "%2f")}`, {
-          accept: "application/json",
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        });
-        if (res.status === 404) continue;
-        if (!res.ok)
-          throw new ReleaseError(`the npm registry ${url} answered ${res.status} for ${name}`);
-        const doc = (await res.json()) as { versions?: Record<string, unknown> };
-        if (doc.versions?.[version] !== undefined) found.push(`${name}@${version} on ${url}`);
+    async holding(a) {
+      const pieces: [string, Found][] = [];
+      for (const [name, tarball] of npmPackages(a)) {
+        const held = await npmIntegrityOf(url, name, a.version, token);
+        const content = fs.readFileSync(tarball);
+        const sha1 = `sha1:${crypto.createHash("sha1").update(content).digest("hex")}`;
+        const ours = held?.startsWith("sha1:") ? sha1 : npmIntegrity(content);
+        pieces.push([label(name, a), found(held, ours)]);
       }
-      return found;
+      return holdingOf(pieces);
     },
-    async publish(artifacts, log) {
+    async publish(a, holding, log) {
       // The token stays in the environment: the config names it (npm expands ${...}).
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "release-npm-"));
       const userconfig = path.join(dir, ".npmrc");
       const settings = ["update-notifier=false", "fund=false", "audit=false"];
       fs.writeFileSync(userconfig, `${npmTokenKey(url)}=\${NPM_TOKEN}\n${settings.join("\n")}\n`);
       try {
-        for (const tarball of [artifacts.nodeTarball, artifacts.npmTarball]) {
+        for (const [name, tarball] of npmPackages(a)) {
+          if (!holding.missing.includes(label(name, a))) continue;
           const args = ["publish", tarball, "--registry", url, "--userconfig", userconfig];
-          run(npmCommand(), [...args, "--access", "public", "--ignore-scripts"], dir);
+          // npm publishes a pre-release (1.0.0-rc.1) only under a tag other than `latest`.
+          const tag = a.version.includes("-") ? ["--tag", "next"] : [];
+          run(npmCommand(), [...args, ...tag, "--access", "public", "--ignore-scripts"], dir);
           log(`release: published ${path.basename(tarball)} to ${url}`);
         }
       } finally {
@@ -139,30 +202,61 @@ function uploadForm(file: string, m: PythonMetadata): FormData {
   return form;
 }
 
+/**
+ * The files the index lists for `project` (its simple page, PEP 503): each file's name and
+ * sha256, from the link's `#sha256=` or, where the index gives none, from the file itself.
+ */
+async function indexFiles(index: string, project: string): Promise<Map<string, string>> {
+  const page = `${withSlash(index)}${project}/`;
+  const res = await get(page, { accept: "text/html" });
+  // Not there: 404, or (pypiserver with its fallback on) a redirect to the public index.
+  if (res.status === 404 || (res.status >= 300 && res.status < 400)) return new Map();
+  if (!res.ok) throw new ReleaseError(`the package index ${index} answered ${res.status}`);
+  const files = new Map<string, string>();
+  for (const [, href] of (await res.text()).matchAll(/<a\s[^>]*href="([^"]+)"/g)) {
+    const link = new URL((href ?? "").replace(/&amp;/g, "&"), page);
+    const name = decodeURIComponent(link.pathname.split("/").pop() ?? "");
+    const listed = /sha256=([0-9a-f]{64})/.exec(link.hash)?.[1];
+    if (listed !== undefined) {
+      files.set(name, listed);
+      continue;
+    }
+    link.hash = "";
+    const file = await get(link.href);
+    if (!file.ok)
+      throw new ReleaseError(`the package index answered ${file.status} for ${link.href}`);
+    files.set(name, sha256(Buffer.from(await file.arrayBuffer())));
+  }
+  return files;
+}
+
 function pythonTarget(index: string, upload: string): Target {
   const token = process.env["PYPI_TOKEN"];
+  const dists = (a: Artifacts) => [a.pythonWheel, a.pythonSdist];
   return {
     describe: `the wheel and sdist to the Python package index ${upload}`,
     missingCredentials: () => (token ? undefined : "PYPI_TOKEN (the package index's token)"),
-    async existing(version) {
-      const name = normalizedName(SDK_NAMES.python);
-      const res = await get(`${withSlash(index)}${name}/`, { accept: "text/html" });
-      // Not there: 404, or (pypiserver) a redirect to the index it falls back to.
-      if (res.status === 404 || (res.status >= 300 && res.status < 400)) return [];
-      if (!res.ok) throw new ReleaseError(`the package index ${index} answered ${res.status}`);
-      const files = new RegExp(
-        `${name.replace(/-/g, "[-_.]")}-${version.replace(/\./g, "\\.")}(-|\\.tar)`,
-        "i",
+    async holding(a) {
+      // The files' names carry the version in the index's own form (PEP 440: 1.0.0rc1).
+      const listed = await indexFiles(index, normalizedName(a.pythonMetadata.name));
+      return holdingOf(
+        dists(a).map((file) => {
+          const name = path.basename(file);
+          return [name, found(listed.get(name), sha256(fs.readFileSync(file)))];
+        }),
       );
-      return files.test(await res.text()) ? [`${SDK_NAMES.python} ${version} on ${index}`] : [];
     },
-    async publish(artifacts, log) {
+    async publish(a, holding, log) {
       const auth = Buffer.from(`__token__:${token ?? ""}`).toString("base64");
-      for (const file of [artifacts.pythonWheel, artifacts.pythonSdist]) {
+      for (const file of dists(a).filter((f) => holding.missing.includes(path.basename(f)))) {
         const res = await fetch(upload, {
           method: "POST",
           headers: { authorization: `Basic ${auth}` },
-          body: uploadForm(file, artifacts.pythonMetadata),
+          body: uploadForm(file, a.pythonMetadata),
+        }).catch((err: unknown) => {
+          // An index that refuses before it has read the upload may close the connection.
+          const cause = (err as Error).cause ?? err;
+          throw new ReleaseError(`uploading ${path.basename(file)} to ${upload}: ${String(cause)}`);
         });
         if (!res.ok) {
           const body = (await res.text())
@@ -179,142 +273,8 @@ function pythonTarget(index: string, upload: string): Target {
   };
 }
 
-// ---- Go and the plugin: folders that a web server serves -----------------------------
-
-/** The files of `names` that exist in `dir`. */
-function present(dir: string, names: readonly string[]): string[] {
-  return names.filter((name) => fs.existsSync(path.join(dir, name))).map((n) => path.join(dir, n));
-}
-
-function goTarget(proxyDir: string): Target {
-  const versionFiles = (version: string): string[] =>
-    ["zip", "mod", "info"].map(
-      (ext) => `${escapeModulePath(SDK_NAMES.goModule)}/@v/v${version}.${ext}`,
-    );
-  return {
-    describe: `the Go module ${SDK_NAMES.goModule} to the module proxy folder ${proxyDir}`,
-    missingCredentials: () => undefined,
-    existing: (version) => Promise.resolve(present(proxyDir, versionFiles(version))),
-    publish(artifacts, log) {
-      writeGoModule(proxyDir, {
-        module: artifacts.goModule,
-        goVersion: artifacts.goVersion,
-        files: artifacts.goFiles,
-      });
-      log(`release: wrote ${artifacts.goModule} ${artifacts.goVersion} into ${proxyDir}`);
-      return Promise.resolve();
-    },
-  };
-}
-
-/** The checksums published beside a version's plugin archives (`sha256sum -c` reads it). */
-export function pluginChecksumsName(version: string): string {
-  return `pulumi-resource-${PACKAGE_NAME}-v${version}-SHA256SUMS`;
-}
-
-function pluginTarget(pluginDir: string, pluginServer: string): Target {
-  const names = (version: string): string[] => [
-    ...PLUGIN_PLATFORMS.map((p) => pluginArchiveName(version, p)),
-    pluginChecksumsName(version),
-  ];
-  return {
-    describe: `the plugin archives to ${pluginDir} (served as ${pluginServer})`,
-    missingCredentials: () => undefined,
-    existing: (version) => Promise.resolve(present(pluginDir, names(version))),
-    publish(artifacts, log) {
-      fs.mkdirSync(pluginDir, { recursive: true });
-      const written: [string, Buffer][] = [];
-      for (const platform of PLUGIN_PLATFORMS) {
-        const content = fs.readFileSync(artifacts.pluginArchives[platform] ?? "");
-        const name = pluginArchiveName(artifacts.version, platform);
-        fs.writeFileSync(path.join(pluginDir, name), content);
-        written.push([name, content]);
-      }
-      fs.writeFileSync(
-        path.join(pluginDir, pluginChecksumsName(artifacts.version)),
-        checksumLines(written),
-      );
-      log(`release: wrote ${written.length} plugin archives and their checksums into ${pluginDir}`);
-      return Promise.resolve();
-    },
-  };
-}
-
-// ---- the site: the folders above, in a checkout of the branch a web server serves ------
-
-function git(dir: string, args: readonly string[]): string {
-  return run("git", ["-C", dir, ...args], dir).trim();
-}
-
-/** Whether git has an author for a commit in `top` (CI sets one; a bare machine may not). */
-function hasIdentity(top: string): boolean {
-  try {
-    return git(top, ["config", "--get", "user.email"]) !== "";
-  } catch {
-    return false;
-  }
-}
-
-/** The work tree holding both folders, or a clear error. */
-function siteTree(folders: readonly string[]): string {
-  const tops = folders.map((dir) => {
-    // The folder may not exist before the first release: ask from its nearest parent.
-    let existing = dir;
-    while (!fs.existsSync(existing) && path.dirname(existing) !== existing) {
-      existing = path.dirname(existing);
-    }
-    try {
-      return git(existing, ["rev-parse", "--show-toplevel"]);
-    } catch {
-      throw new ReleaseError(`--push: ${dir} is not in a git checkout`);
-    }
-  });
-  const [top] = tops;
-  if (top === undefined || tops.some((t) => t !== top)) {
-    throw new ReleaseError(`--push: ${folders.join(" and ")} must be in the same git checkout`);
-  }
-  return top;
-}
-
-/**
- * With `--push`: the Go proxy's and the plugin's folders are in one checkout of the branch
- * the plugin server serves (CI: GitHub Pages); what the release wrote there is committed
- * and pushed. Checked first: the checkout must be clean, so the commit holds the release.
- */
-function siteTarget(folders: readonly string[], version: string): Target {
-  return {
-    describe: `the folders' commit "Release v${version}", pushed from their checkout`,
-    missingCredentials: () => undefined,
-    existing: () => {
-      const top = siteTree(folders);
-      const dirty = git(top, ["status", "--porcelain"]);
-      if (dirty !== "")
-        throw new ReleaseError(`--push: the checkout ${top} has changes:\n${dirty}`);
-      return Promise.resolve([]);
-    },
-    publish(_artifacts, log) {
-      const top = siteTree(folders);
-      git(top, ["add", "-A", "--", ...folders]);
-      const identity = hasIdentity(top)
-        ? []
-        : ["-c", "user.name=release", "-c", "user.email=release@localhost"];
-      run("git", ["-C", top, ...identity, "commit", "-q", "-m", `Release v${version}`], top);
-      git(top, ["push", "-q"]);
-      log(`release: committed and pushed ${folders.join(" and ")} from ${top}`);
-      return Promise.resolve();
-    },
-  };
-}
-
-export function releaseTargets(
-  settings: ReleaseSettings,
-  version: string,
-  push: boolean,
-): Target[] {
+export function registryTargets(settings: ReleaseSettings): Target[] {
   return [
-    pluginTarget(settings.pluginDir, settings.pluginServer),
-    goTarget(settings.goProxy),
-    ...(push ? [siteTarget([settings.pluginDir, settings.goProxy], version)] : []),
     pythonTarget(settings.pythonIndex, settings.pythonUpload),
     npmTarget(settings.npmRegistry),
   ];

@@ -17,6 +17,7 @@ export { isDryRun } from "@pulumi/pulumi/runtime/settings";
 import { RunError as SdkRunError } from "@pulumi/pulumi/errors";
 import { warn } from "@pulumi/pulumi/log";
 import { outsideTestedRange, TESTED_RANGE } from "../provider/testedRange";
+import { installPlainStructs } from "../provider/plainStructs";
 
 /**
  * The program's `@pulumi/pulumi` against the tested range (provider/testedRange.ts): one
@@ -37,3 +38,6 @@ function checkSdkVersion(): void {
   if (outside) void warn(outside.line);
 }
 checkSdkVersion();
+
+// The program's registrations encoded from plain values (provider/plainStructs.ts).
+installPlainStructs();

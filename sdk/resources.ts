@@ -18,6 +18,7 @@ import {
   DYNAMIC_PROVIDER_KEY,
   PROGRAM_PROBLEMS_KEY,
   programProblemsField,
+  updatingField,
   secretPathsField,
 } from "../provider/resources/propertyBags";
 import { secretPathsOf } from "./secretPaths";
@@ -331,6 +332,8 @@ export class ScopeCommands extends PackageResource {
         applicationId,
         // Present only when its set found problems: `check` reports them.
         [PROGRAM_PROBLEMS_KEY]: problems,
+        // An update's write checks the scope's caps against the list it reads anyway.
+        ...updatingField(!pulumi.isDryRun()),
         ...secretPathsField(secretPathsOfScope(args, setSecretPaths)),
         ...claimantField(
           inTurn(

@@ -54,6 +54,7 @@ import {
   containsSecret,
   isSecretValue,
   programProblemsField,
+  updatingField,
   secretPathsIn,
   secretValue,
   UNKNOWN,
@@ -61,8 +62,8 @@ import {
   unwrapSecrets,
 } from "../resources/propertyBags";
 import { isRecord, Secrecy } from "../schema";
-import type { PlainObject, PlainValue } from "./plainStructs";
-import { plainStruct } from "./plainStructs";
+import type { PlainObject, PlainValue } from "../plainStructs";
+import { plainStruct } from "../plainStructs";
 import { PACKAGE } from "./resources";
 import type { Deps } from "./resourceMonitor";
 import {
@@ -213,6 +214,8 @@ interface SetArguments {
   readonly secrecy: Secrecy;
   /** The URNs each input property came from. */
   readonly deps: Deps;
+  /** Whether the engine runs an update (not a preview): the Construct request's `dryRun`. */
+  readonly updating: boolean;
 }
 
 /** The set's arguments, or the set's problems (its structure: scopes, permissions). */
@@ -240,6 +243,7 @@ function setArguments(req: provproto.ConstructRequest): SetArguments {
     secretCommands: containsSecret(rawCommands),
     secrecy: new Secrecy(secretPathsIn(rawCommands)),
     deps: inputDependencies(req),
+    updating: !req.getDryrun(),
   };
 }
 
@@ -301,6 +305,8 @@ function registerScopes(children: Children, set: SetArguments): Map<string, Prom
         commands: secretCommands ? secretValue(commands) : commands,
         // The set's own problems fail the child's check, naming the set.
         ...programProblemsField(plan === undefined ? UNKNOWN : plan.problems),
+        // An update's write checks the scope's caps against the list it reads anyway.
+        ...updatingField(set.updating),
       },
       { commands: set.deps["commands"] ?? [] },
     );

@@ -6,8 +6,8 @@
 import * as grpc from "@grpc/grpc-js";
 import * as resproto from "@pulumi/pulumi/proto/resource_pb";
 import { ResourceMonitorService } from "@pulumi/pulumi/proto/resource_grpc_pb";
-import type { PlainObject } from "./plainStructs";
-import { plainStruct, withPlainStructs, withPlainStructWriter } from "./plainStructs";
+import type { PlainObject } from "../plainStructs";
+import { plainStruct, withPlainStructs, withPlainStructWriter } from "../plainStructs";
 
 /** The engine's resource monitor, spoken to directly (commandSet.ts says why). */
 export class ResourceMonitor {

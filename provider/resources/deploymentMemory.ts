@@ -10,6 +10,8 @@ import type { ReauthorizationRequiredError, RefreshRefusals, WireCommand } from 
 export class DeploymentMemory implements RefreshRefusals {
   /** Command ids that a create or update of this deployment returned. */
   private readonly writtenCommandIds = new Set<string>();
+  /** Command ids that this deployment's writes brought into being (no such id was live). */
+  private readonly newCommandIds = new Set<string>();
   /** Command ids whose permissions a create or update of this deployment wrote. */
   private readonly writtenPermissionIds = new Set<string>();
   /** Per (application, scope, type): names this deployment's creates and renames add. */
@@ -30,6 +32,8 @@ export class DeploymentMemory implements RefreshRefusals {
   private readonly replacedTimes = new Map<string, Map<string, readonly number[]>>();
   /** Per (application, scope), per `ScopeCommands`: the keys it adds (creates). */
   private readonly scopeAdds = new Map<string, Map<string, number>>();
+  /** Whether a check said this deployment is an update, not a preview (`__updating`). */
+  private update = false;
   /** Scopes whose budget warning was given. */
   private readonly budgetWarnings = new Set<string>();
   /** Per new command of a replacement (application, scope, type, name): its old id and record. */
@@ -50,6 +54,19 @@ export class DeploymentMemory implements RefreshRefusals {
   /** True when a create or update of this deployment returned this command id. */
   isLiveCommand(id: string): boolean {
     return this.writtenCommandIds.has(id);
+  }
+
+  /** A command this deployment's write created: the id was not live before it. */
+  commandCreated(id: string): void {
+    this.newCommandIds.add(id);
+  }
+
+  /**
+   * True when this deployment created the command: it can have no permission overwrites
+   * yet, so its permissions are written without reading the guild's first.
+   */
+  isNewCommand(id: string): boolean {
+    return this.newCommandIds.has(id);
   }
 
   permissionsWritten(commandId: string): void {
@@ -131,6 +148,16 @@ export class DeploymentMemory implements RefreshRefusals {
     let n = 0;
     for (const c of this.scopeAdds.get(scope)?.values() ?? []) n += c;
     return n;
+  }
+
+  /** Notes that this deployment is an update (a `ScopeCommands`' check said so). */
+  markUpdate(): void {
+    this.update = true;
+  }
+
+  /** True when a check said this deployment is an update: the preview judged the budget. */
+  get isUpdate(): boolean {
+    return this.update;
   }
 
   /** True the first time a scope's budget warning is asked for. */

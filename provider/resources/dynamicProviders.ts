@@ -14,6 +14,7 @@
  * the program and hands it over in the hidden input `CLAIMANT_KEY` (propertyBags.ts);
  * `check` takes it out of the inputs it returns, so the state never holds it.
  */
+import { installPlainStructs } from "../plainStructs";
 import type { CheckFailure } from "./lifecycle";
 import { commandProvider } from "./commandLifecycle";
 import { ENGINE_FAILURE_PROPERTY } from "./engineErrors";
@@ -25,6 +26,9 @@ import { scopeCommandsProvider } from "./scopeCommandsLifecycle";
 import { userAuthorizationProvider } from "./authorizationLifecycle";
 
 const runtime = new ProviderRuntime();
+
+// The host's requests decoded, and its answers encoded, as plain values (plainStructs.ts).
+installPlainStructs();
 
 interface Checks {
   check(olds: Bag, news: Bag): Promise<{ inputs: Bag; failures: readonly CheckFailure[] }>;

@@ -84,6 +84,8 @@ async function adoptEqual(rt: ProviderRuntime, target: Target, inputs: Bag): Pro
   // before any request.
   if (rt.settings.client.bearerToken === undefined) return false;
   const { applicationId, guildId, commandId } = target;
+  // A command this deployment created has no overwrites yet: nothing to read.
+  if (rt.deployment.isNewCommand(commandId)) return false;
   const declared = overwrites(inputs["permissions"]);
   const live = (await rt.scopes.guildPermissionsSnapshot(applicationId, guildId)).get(commandId);
   // An empty declaration writes anyway: "no overwrites" cannot tell a gone command.

@@ -189,6 +189,28 @@ export function programProblemsField(problems: readonly string[] | typeof UNKNOW
 }
 
 /**
+ * Whether the program runs an update (true) or a preview (false), when its front door
+ * knows: the TypeScript SDK (`isDryRun()`) and the plugin's `CommandSet` (its Construct
+ * request's `dryRun`) say it; a plugin resource a program declares itself does not (the
+ * provider is never told). A `ScopeCommands` known to be updating leaves its scope's caps
+ * to its write, which checks them against the list it reads right before its PUT (the same
+ * message): one list GET per scope instead of two. A preview, or an unknown, checks them
+ * in `check`. Taken out of the inputs before the state.
+ */
+export const UPDATING_KEY = "__updating";
+
+/** The hidden input that says the program runs an update (`UPDATING_KEY`). */
+export function updatingField(updating: boolean): { [UPDATING_KEY]: boolean } {
+  return { [UPDATING_KEY]: updating };
+}
+
+/** Whether a bag says its program runs an update (true only when it says so), and the rest. */
+export function takeUpdating(bag: Bag): { updating: boolean; rest: Bag } {
+  const { [UPDATING_KEY]: value, ...rest } = bag;
+  return { updating: value === true, rest };
+}
+
+/**
  * The command a `GuildCommandPermissions` of a `CommandSet` follows, by identity: its
  * scope, type and name (permissionsLifecycle.ts `sameCommandLive`). Kept in the state.
  */

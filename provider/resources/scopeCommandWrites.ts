@@ -6,11 +6,13 @@
  * resource does not manage unchanged.
  */
 import type { WireCommand, WireCommandBody, WireCommandPatch } from "../client";
+import { ConfigurationError } from "../client";
 import type { Secrecy } from "../schema";
 import { diffCommandFields, patchBody } from "../schema";
 import { isGone } from "./permissionsLifecycle";
 import type { Bag } from "./propertyBags";
 import type { ProviderRuntime } from "./runtime";
+import { scopeCapProblems } from "./scopeCaps";
 import type { Change } from "./scopeCommandChanges";
 import { wireBody } from "./scopeCommandChanges";
 import { finishOverwrite, freshScope, overwriteScope, sameIdentity } from "./scopeOverwrite";
@@ -131,6 +133,17 @@ export async function writeOverwrite(
   // Under the exclusive lock, tried again whole from a new list after a failure (scopeWrites.ts).
   const written = await withExclusiveScopeList(rt, applicationId, guildId, async (write) => {
     const live = await freshScope(rt, write, applicationId, guildId);
+    // The caps against this list, before the PUT (an update's check leaves them here).
+    const managed = new Set(Object.values(managedIds));
+    const over = scopeCapProblems(
+      rt,
+      applicationId,
+      guildId,
+      live,
+      Object.values(declared),
+      managed,
+    );
+    if (over.length > 0) throw new ConfigurationError(over.join("\n"));
     const bodies = Object.entries(declared).map(
       ([key, args]) => [key, wireBody(key, args, scope, secrecy)] as const,
     );
@@ -154,6 +167,9 @@ export async function writeOverwrite(
     answer.forEach((command, i) => {
       const key = keyAt[i];
       if (key !== undefined && command !== undefined) ids[key] = command.id;
+      // No id in its place before the PUT: the service made a new command.
+      if (command !== undefined && list[i]?.id === undefined)
+        rt.deployment.commandCreated(command.id);
     });
   }
   for (const id of Object.values(ids)) rt.deployment.commandWritten(id);

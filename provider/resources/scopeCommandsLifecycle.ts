@@ -43,11 +43,12 @@ import {
   PROGRAM_PROBLEMS_KEY,
   secrecyOf,
   takeHidden,
+  takeUpdating,
   UNKNOWN,
   unknownPaths,
 } from "./propertyBags";
 import type { ProviderRuntime } from "./runtime";
-import { sameIdentity } from "./scopeOverwrite";
+import { scopeCapProblems } from "./scopeCaps";
 import { planScopeWrite } from "./scopeWritePlan";
 import { commandPath, definitionFailures, keyIsSecret, markedIds } from "./scopeCommandDefinitions";
 import type { Change } from "./scopeCommandChanges";
@@ -155,35 +156,10 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ConfiguredLifecycle 
     }
     const defs = Object.values(definitions(inputs));
     const managed = new Set(Object.values(commandIds(olds)));
-    const unmanaged = live.filter(
-      (c) =>
-        !managed.has(c.id) &&
-        !defs.some((d) => sameIdentity(c as unknown as Bag, { type: d["type"], name: d["name"] })),
-    );
-    const failures: CheckFailure[] = [];
-    const scope = scopeKind(guildId);
-    for (const type of Object.values(CommandType)) {
-      const declared = defs.filter((d) => (d["type"] ?? CommandType.CHAT_INPUT) === type).length;
-      const others = unmanaged.filter((c) => c.type === type);
-      const limit = commandsPerScope(type, scope);
-      if (declared > 0 && declared + others.length > limit) {
-        failures.push({
-          property: WHOLE_SCOPE,
-          reason:
-            `commands: ${scopeName(applicationId, guildId)} would hold ${declared + others.length} ` +
-            `${COMMAND_TYPE_NAMES[type] ?? type} commands (the limit is ${limit}): ${declared} declared here and ` +
-            `${others.length} there already that this resource does not manage (` +
-            `${rt.claims.whoDeclares(
-              applicationId,
-              guildId,
-              type,
-              others.map((c) => c.name),
-            )}); ` +
-            "remove those or declare fewer",
-        });
-      }
-    }
-    return failures;
+    return scopeCapProblems(rt, applicationId, guildId, live, defs, managed).map((reason) => ({
+      property: WHOLE_SCOPE,
+      reason,
+    }));
   }
 
   const provider: ConfiguredLifecycle = {
@@ -192,7 +168,9 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ConfiguredLifecycle 
     },
 
     async check(olds, news) {
-      const { value: problems, rest } = takeHidden(news, PROGRAM_PROBLEMS_KEY);
+      const { updating, rest: visible } = takeUpdating(news);
+      if (updating) rt.deployment.markUpdate();
+      const { value: problems, rest } = takeHidden(visible, PROGRAM_PROBLEMS_KEY);
       const inputs = rt.withApplication(rest);
       const failures: CheckFailure[] = [];
       if (problems !== undefined) failures.push({ property: WHOLE_SCOPE, reason: problems });
@@ -235,12 +213,16 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ConfiguredLifecycle 
         }
       }
       await rt.warnings.forResource(describeScope(inputs, undefined), warnings);
-      // The caps can only be passed by commands this check adds: a no-op preview reads nothing.
+      // The caps can only be passed by commands this check adds: a no-op preview reads
+      // nothing, and an update leaves them to its write (scopeCaps.ts), which reads the scope.
       const before = definitions(olds);
       const grows = Object.keys(commands).some((key) => before[key] === undefined);
-      if (failures.length === 0 && grows) failures.push(...(await capFailures(olds, inputs)));
+      if (failures.length === 0 && grows && !updating) {
+        failures.push(...(await capFailures(olds, inputs)));
+      }
       const known = unknownPaths(commands).length === 0;
-      if (failures.length === 0 && known && Object.keys(olds).length === 0) {
+      // The daily budget as the caps: judged by the preview, never in an update's check.
+      if (failures.length === 0 && known && !updating && Object.keys(olds).length === 0) {
         const changes = changesBetween({}, inputs);
         const over = await budgetFailures(inputs, undefined, changes);
         failures.push(...over.map((reason) => ({ property: WHOLE_SCOPE, reason })));
@@ -273,7 +255,8 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ConfiguredLifecycle 
         } else for (const f of c.fields ?? []) detailedDiff[at([f])] = "update";
       }
       const changes = replaces.length > 0 || Object.keys(detailedDiff).length > 0;
-      if (replaces.length === 0) {
+      // An update's diff leaves the budget to its preview: no list read of its own.
+      if (replaces.length === 0 && !rt.deployment.isUpdate) {
         const over = await budgetFailures(news, id, changesBetween(olds, news));
         if (over[0] !== undefined) throw new Error(over[0]);
       }

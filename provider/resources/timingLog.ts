@@ -1,7 +1,7 @@
 /**
  * `DISCORD_TIMING_LOG=<file>`: where a provider process spends a deployment, as JSON lines
- * appended to the file. One line when the process first logs (its pid and when it
- * started), one per provider call (check, diff, create, read, update, delete: when it
+ * appended to the file. One line when the process first logs (its pid, when it started,
+ * and whether it codes Structs from plain values), one per provider call (check, diff, create, read, update, delete: when it
  * started and how long it took), one per rate-limit wait of the client and one per bulk
  * overwrite PUT sent (its window: from the list GET its body was built from to its
  * answer, in which another writer's change can be lost; scopeWrites.ts). With the
@@ -12,10 +12,17 @@
  * file that cannot be written is said once on stderr and the deployment goes on.
  */
 import type { ClientEvent } from "../client/config";
+import { plainStructsInstalled } from "../plainStructs";
 import { JsonLinesFile } from "./jsonLinesFile";
 
 export type TimingLine =
-  | { readonly type: "process"; readonly pid: number; readonly startedAt: number }
+  | {
+      readonly type: "process";
+      readonly pid: number;
+      readonly startedAt: number;
+      /** Where this process codes Structs from plain values (plainStructs.ts), or "none". */
+      readonly plainStructs: string;
+    }
   | {
       readonly type: "call";
       readonly pid: number;
@@ -119,6 +126,7 @@ export class TimingLog {
       type: "process",
       pid: process.pid,
       startedAt: Math.round(performance.timeOrigin),
+      plainStructs: plainStructsInstalled() ?? "none",
     };
     this.out.append(start, line);
   }

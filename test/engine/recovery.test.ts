@@ -19,11 +19,17 @@
  *    with `failed to load checkpoint: EOF` (fileblob decodes the sidecar; a missing one is
  *    fine). The engine has no command for it (`pulumi cancel` and `pulumi state repair`
  *    load the checkpoint first and fail the same way): deleting the empty sidecar is the
- *    recovery, and the state is then whole.
+ *    recovery, and the state is then whole. A state file cut short (a full disk) is put
+ *    back from the `.bak` the backend keeps. Both are run as docs/faq.md writes them: its
+ *    `sh` blocks, word for word.
  */
 import * as fs from "node:fs";
+import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
 import { PulumiProgram } from "../../scripts/pulumiProgram";
+import { PROJECT_ROOT } from "../../scripts/toolchain";
+import type { Run } from "../helpers/commandRuns";
+import { exec } from "../helpers/commandRuns";
 import {
   commandResources,
   commandsProgram,
@@ -113,29 +119,88 @@ test("a rotated token: a refresh without --run-program fails with one message sa
   expect(listStatuses(from).every((s) => s === 200)).toBe(true);
 });
 
-test("an empty <stack>.json.attrs: every command fails until it is deleted", async () => {
-  const attrs = `${prog.stateFile("dev")}.attrs`;
-  expect(fs.existsSync(attrs)).toBe(true);
-  fs.truncateSync(attrs, 0);
+/**
+ * The `sh` block of docs/faq.md after the paragraph that starts with `lead`, as written,
+ * with `<project>` and `<stack>` filled in (the placeholders the FAQ names).
+ */
+function faqBlock(lead: string): string {
+  const faq = fs.readFileSync(path.join(PROJECT_ROOT, "docs", "faq.md"), "utf8");
+  const at = faq.indexOf(`\n${lead}`);
+  const block = /```sh\n([\s\S]*?)```/.exec(faq.slice(at))?.[1];
+  if (at < 0 || block === undefined) throw new Error(`docs/faq.md: no sh block after "${lead}"`);
+  return block.replace(/<project>/g, prog.name).replace(/<stack>/g, "dev");
+}
 
+/**
+ * Runs a FAQ block as a user would in the project's folder, with the stack's backend in
+ * PULUMI_BACKEND_URL; its `pulumi up` confirmed as a CI job confirms it.
+ */
+function runFaqBlock(block: string): Promise<Run> {
+  return exec("bash", ["-c", block], prog.dir, { ...prog.env, PULUMI_SKIP_CONFIRMATIONS: "true" });
+}
+
+/**
+ * Every command that reads the checkpoint fails on the damaged one with `failure`
+ * (`cancel` reads only the file's metadata: `withCancel`, it fails too).
+ */
+async function everyCommandFails(failure: string | RegExp, withCancel = true): Promise<void> {
+  const cancel = withCancel ? [["cancel", "--yes", "--non-interactive"]] : [];
   for (const args of [
-    ["cancel", "--yes", "--non-interactive"],
+    ...cancel,
     ["state", "repair", "--yes", "--non-interactive"],
     ["refresh", "--yes", "--non-interactive"],
     ["up", "--yes", "--non-interactive", "--skip-preview"],
   ]) {
     const res = await prog.run(args);
     expect(res.code).not.toBe(0);
-    expect(printed(res)).toContain("failed to load checkpoint: EOF");
+    expect(printed(res)).toMatch(failure);
   }
+}
 
-  // The state file itself is intact, and a backup of it lies beside it (the README's
-  // fallback when the state file is the damaged one).
+test("an empty <stack>.json.attrs, as a kill during the checkpoint write leaves it: every command fails; the FAQ's steps, word for word, recover", async () => {
+  const attrs = `${prog.stateFile("dev")}.attrs`;
+  expect(fs.existsSync(attrs)).toBe(true);
+  // The backend truncates the sidecar, then writes it: a kill in between leaves 0 bytes.
+  fs.truncateSync(attrs, 0);
+  await everyCommandFails("failed to load checkpoint: EOF");
+  // The state file itself is intact, and a backup of it lies beside it.
   expect(fs.statSync(prog.stateFile("dev")).size).toBeGreaterThan(0);
   expect(fs.existsSync(`${prog.stateFile("dev")}.bak`)).toBe(true);
-  // The recovery the README gives: delete the empty sidecar.
-  fs.rmSync(attrs);
+
+  const recovered = await runFaqBlock(faqBlock("If every command, `pulumi cancel` included"));
+  expect(recovered.code).toBe(0);
+  expect(recovered.stdout).toContain(attrs);
   expect(await prog.previewSummary()).toEqual({ same: 2 });
-  await prog.ok(["refresh", "--yes", "--non-interactive"]);
   expect(commandResources(readState(prog, "dev"))).toHaveLength(1);
+  expect(emu.control.commands().map((c) => c["name"])).toEqual(["ping"]);
+});
+
+test("a state file cut short: the FAQ's steps, word for word, put back the .bak and recover", async () => {
+  // A second command: whether or not the .bak (the checkpoint before the last write)
+  // records it, the recovery neither loses nor duplicates it.
+  prog.write({
+    "index.ts": commandsProgram(
+      `new discord.GlobalCommand("ping", { name: "ping", description: "Ping the bot" });
+new discord.GlobalCommand("pong", { name: "pong", description: "Pong the bot" });`,
+    ),
+  });
+  await prog.up();
+  const state = prog.stateFile("dev");
+  fs.truncateSync(state, Math.floor(fs.statSync(state).size / 2));
+  await everyCommandFails(
+    /failed to load checkpoint|unexpected end of JSON|could not deserialize/i,
+    false,
+  );
+
+  const recovered = await runFaqBlock(faqBlock("If `<stack>.json` itself is empty or cut short"));
+  expect(recovered.code).toBe(0);
+  expect(await prog.previewSummary()).toEqual({ same: 3 });
+  expect(commandResources(readState(prog, "dev"))).toHaveLength(2);
+  // Nothing duplicated: the command the restored checkpoint lacked was taken over by name.
+  expect(
+    emu.control
+      .commands()
+      .map((c) => c["name"])
+      .sort(),
+  ).toEqual(["ping", "pong"]);
 });

@@ -1,12 +1,14 @@
 /**
- * A release as users meet it: `npm run release` publishes every artifact to real registry
- * servers on loopback (Verdaccio, pypiserver, a plain HTTP server of the Go module proxy's
- * files and the plugin archives), then programs in clean folders outside this checkout,
+ * A release as users meet it: `npm run release` builds every artifact, then publishes the
+ * build (the release workflow's two jobs, with its flags) to real registry servers on
+ * loopback (Verdaccio, pypiserver without a fallback to the public index, a plain HTTP
+ * server of the Go module proxy's files and the plugin archives), then programs in clean
+ * folders outside this checkout,
  * with no checkout on any path, install the package with their registry's ordinary
  * command (`npm install`, `pip install`, `go get`; YAML installs nothing) and deploy to the
  * emulator and destroy, each with its own empty PULUMI_HOME: the engine downloads the
- * plugin by itself from the URL the release set. A second release of the version is
- * refused and changes nothing; a bad archive on the server, a damaged installation, an
+ * plugin by itself from the URL the release set; pip installs with the README's line. A
+ * second release of the build has nothing to do and changes nothing; a bad archive on the server, a damaged installation, an
  * archive installed under another version each give one clear line.
  */
 import * as crypto from "node:crypto";
@@ -18,7 +20,7 @@ import { startEmulator } from "../../emulator";
 import { PLUGIN_PLATFORMS, pluginArchiveName } from "../../scripts/packagePlugin";
 import { PulumiProgram } from "../../scripts/pulumiProgram";
 import { requireRegistryTools } from "../../scripts/registryTools";
-import { pluginChecksumsName } from "../../scripts/releaseTargets";
+import { pluginChecksumsName } from "../../scripts/releaseSite";
 import { findPython } from "../../scripts/pythonVenv";
 import { PROJECT_ROOT, requireToolchain } from "../../scripts/toolchain";
 import type { Run } from "../helpers/commandRuns";
@@ -51,7 +53,7 @@ let npm: RunningServer;
 let pypi: RunningServer;
 let files: RunningServer & { hits: string[] };
 let emu: RunningEmulator;
-let releaseArgs: string[];
+let releaseArgs: { build: string[]; publish: string[] };
 let releaseEnv: NodeJS.ProcessEnv;
 
 /**
@@ -117,7 +119,7 @@ async function deploysAndDestroys(
   for (const n of [name, ...others]) expect(live(n)).toBeUndefined();
 }
 
-function release(args: readonly string[] = releaseArgs): Promise<Run> {
+function release(args: readonly string[]): Promise<Run> {
   return exec(process.execPath, projectScriptArgs("release.ts", args), PROJECT_ROOT, releaseEnv);
 }
 
@@ -144,11 +146,15 @@ beforeAll(async () => {
     fileServer: files.url,
     site,
     version: VERSION,
+    build: path.join(root, "build"),
   });
-  const started = Date.now();
-  const first = await release();
-  console.log(`release took ${((Date.now() - started) / 1000).toFixed(1)} s\n${first.stdout}`);
-  expect(first).toMatchObject({ code: 0, stderr: "" });
+  // As the workflow's two jobs: the build (no token), then the publishing of that build.
+  for (const step of [releaseArgs.build, releaseArgs.publish]) {
+    const started = Date.now();
+    const run = await release(step);
+    console.log(`${step[0]} took ${((Date.now() - started) / 1000).toFixed(1)} s\n${run.stdout}`);
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+  }
   emu = await startEmulator({ port: 0, rateLimits: false });
 }, 600_000);
 
@@ -173,7 +179,7 @@ function snapshot(dir: string): Record<string, string> {
   );
 }
 
-test("the release published every artifact; a second release of the version is refused and changes nothing", async () => {
+test("the release published every artifact; a second release of the build has nothing to do and changes nothing", async () => {
   const plugins = path.join(site, "plugins");
   const archives = PLUGIN_PLATFORMS.map((p) => pluginArchiveName(VERSION, p));
   expect(fs.readdirSync(plugins).sort()).toEqual(
@@ -199,26 +205,19 @@ test("the release published every artifact; a second release of the version is r
     expect(Object.keys(doc.versions)).toEqual([VERSION]);
   }
 
+  // A second release of the same build has nothing to do and changes nothing
+  // (test/engine/release-resume.test.ts: one that stopped halfway, another build).
   const before = snapshot(root);
-  const second = await release();
-  expect(second.code).toBe(1);
-  const lines = second.stderr.trim().split("\n");
-  expect(lines[0]).toBe(`release failed: release of ${VERSION} refused, nothing was published:`);
-  expect(lines.slice(1).map((l) => l.trim())).toEqual(
-    [
-      ...archives.map((a) => path.join(plugins, a)),
-      path.join(plugins, pluginChecksumsName(VERSION)),
-      ...["zip", "mod", "info"].map((e) =>
-        path.join(site, "go", GO_MODULE, "@v", `v${VERSION}.${e}`),
-      ),
-      `pulumi_discord_commands ${VERSION} on ${pypi.url}simple/`,
-      `pulumi-discord-commands@${VERSION} on ${npm.url}`,
-      `@pulumi-discord-commands/sdk@${VERSION} on ${npm.url}`,
-    ].map((where) => `${VERSION} is already published: ${where}`),
+  const second = await release(releaseArgs.publish);
+  expect(second).toMatchObject({ code: 0, stderr: "" });
+  expect(second.stdout.trim()).toBe(
+    `release: ${VERSION}: every destination holds this build already; nothing to publish`,
   );
   expect(snapshot(root)).toEqual(before);
   // A tag that is not the package's version is refused before anything is asked.
-  const tagged = await release(releaseArgs.map((arg) => (arg === `v${VERSION}` ? "v9.9.9" : arg)));
+  const tagged = await release(
+    releaseArgs.publish.map((arg) => (arg === `v${VERSION}` ? "v9.9.9" : arg)),
+  );
   expect(tagged.stderr.trim()).toBe(
     `release failed: the tag v9.9.9 is not the package's version (package.json: ${VERSION}, tag v${VERSION})`,
   );
@@ -257,9 +256,17 @@ test("Python: pip install from the package index; the engine fetches the plugin 
   // pip's cache holds them, so the index is asked but nothing big is downloaded.
   const constraints = path.join(root, "constraints.txt");
   fs.copyFileSync(path.join(PROJECT_ROOT, "toolchain", "python", "requirements.txt"), constraints);
+  // The README's line for an index of one's own, which has no fallback to the public one.
+  const readme = fs.readFileSync(path.join(PROJECT_ROOT, "README.md"), "utf8");
+  const line = /`pip install (--index-url <index>\/simple\/ [^`]+)`/.exec(readme)?.[1] ?? "";
+  const args = line
+    .replace("<index>/", pypi.url)
+    .replace("<version>", VERSION)
+    .split(" ")
+    .filter(Boolean);
+  expect(args).toContain("--extra-index-url");
   const pip = path.join(venv, "bin", "pip");
-  const args = ["install", "--quiet", "--index-url", `${pypi.url}simple/`, "-c", constraints];
-  await ok(pip, [...args, "pulumi-discord-commands"], root, env);
+  await ok(pip, ["install", "--quiet", "-c", constraints, ...args], root, env);
   const prog = await program("release-python", {
     "Pulumi.yaml": `name: release-python\nruntime:\n  name: python\n  options:\n    virtualenv: ${venv}\n`,
     "__main__.py": [

@@ -2,7 +2,7 @@
  * Real registry servers on loopback for the release test, each installed by the project's
  * own files: Verdaccio (an npm registry; a devDependency) proxying the npm registry for
  * everything it does not hold, pypiserver (a Python package index; setup's
- * .work/venv-registries) falling back to the index it redirects to, and a plain HTTP server
+ * .work/venv-registries) without a fallback to the public index, and a plain HTTP server
  * of a folder (the Go module proxy's files and the plugin archives). Each server is a
  * process or a server of this test, stopped by `close()`.
  */
@@ -119,7 +119,9 @@ export async function verdaccioToken(registry: string): Promise<string> {
 
 /**
  * pypiserver in `dir`, taking uploads from `__token__` with `token` (an htpasswd file in
- * the `{SHA}` form, which passlib reads), as PyPI takes a token.
+ * the `{SHA}` form, which passlib reads), as PyPI takes a token. Its fallback (a redirect
+ * to the public index for a project it does not hold) is off: an index of one's own
+ * usually has none, and the README's pip line must work without it.
  */
 export async function startPypiServer(
   pypiServer: string,
@@ -132,7 +134,7 @@ export async function startPypiServer(
   const sha = crypto.createHash("sha1").update(token).digest("base64");
   fs.writeFileSync(path.join(dir, "htpasswd"), `__token__:{SHA}${sha}\n`);
   const args = ["run", "-i", "127.0.0.1", "-p", String(port)];
-  args.push("-P", path.join(dir, "htpasswd"), "-a", "update", packages);
+  args.push("-P", path.join(dir, "htpasswd"), "-a", "update", "--disable-fallback", packages);
   return startProcess(pypiServer, args, dir, `http://127.0.0.1:${port}/`, "health");
 }
 
@@ -167,34 +169,47 @@ export async function startFileServer(dir: string): Promise<RunningServer & { hi
   };
 }
 
-/** Where the release test publishes: the servers above, and the site's checkout. */
+/** Where the release test builds and publishes: the servers above, and the site's checkout. */
 export interface ReleaseDestinations {
   readonly npmRegistry: string;
   readonly pypiServer: string;
   readonly fileServer: string;
   readonly site: string;
   readonly version: string;
+  /** The build's folder, which the publishing step takes. */
+  readonly build: string;
 }
 
-/** `npm run release`'s arguments in the release test (the workflow passes the same flags). */
-export function releaseArguments(d: ReleaseDestinations): string[] {
-  return [
-    ...["--npm-registry", d.npmRegistry, "--python-index", `${d.pypiServer}simple/`],
-    ...["--python-upload", d.pypiServer, "--go-proxy", path.join(d.site, "go")],
-    ...["--plugin-dir", path.join(d.site, "plugins")],
-    ...["--plugin-server", `${d.fileServer}/plugins`],
-    ...["--push", "--tag", `v${d.version}`],
-  ];
+/**
+ * `npm run release`'s arguments in the release test, as the workflow's two jobs pass them
+ * (test/package/releaseWorkflow.test.ts): the build, then the publishing of that build.
+ */
+export function releaseArguments(d: ReleaseDestinations): { build: string[]; publish: string[] } {
+  const tag = ["--tag", `v${d.version}`];
+  return {
+    build: ["--build", "--out", d.build, ...tag, "--plugin-server", `${d.fileServer}/plugins`],
+    publish: [
+      ...["--from", d.build, ...tag, "--npm-registry", d.npmRegistry],
+      ...["--python-index", `${d.pypiServer}simple/`, "--python-upload", d.pypiServer],
+      ...["--go-proxy", path.join(d.site, "go"), "--plugin-dir", path.join(d.site, "plugins")],
+      "--push",
+    ],
+  };
 }
 
-/** The flags of `releaseArguments`. */
-export const RELEASE_TEST_FLAGS: readonly string[] = releaseArguments({
-  npmRegistry: "",
-  pypiServer: "",
-  fileServer: "",
-  site: "",
-  version: "",
-}).filter((arg) => arg.startsWith("--"));
+/** The flags of each step of `releaseArguments`. */
+export const RELEASE_TEST_FLAGS = ((): { build: string[]; publish: string[] } => {
+  const args = releaseArguments({
+    npmRegistry: "",
+    pypiServer: "",
+    fileServer: "",
+    site: "",
+    version: "",
+    build: "",
+  });
+  const flags = (step: string[]) => step.filter((arg) => arg.startsWith("--"));
+  return { build: flags(args.build), publish: flags(args.publish) };
+})();
 
 /**
  * The archive with one byte of a file's content changed: it unpacks (gzip and tar are

@@ -72,11 +72,14 @@ const BAD_OPTION = `
  * under the call's first name, CheckPulumiVersion).
  */
 const CLI_PROBES = `
-const { cliOutsideRange } = require("pulumi-discord-commands/dist/provider/cliVersion");
+// An internal module, by its file (the package's exports name only its entry points).
+const { cliOutsideRange } = require("./node_modules/pulumi-discord-commands/dist/provider/cliVersion.js");
 const engine = process.env.PULUMI_NODEJS_ENGINE;
 exports.cliInRange = cliOutsideRange(engine).then((line) => line ?? "none");
 exports.cliNewer = cliOutsideRange(engine, { oldest: "3.0.0", newest: "3.1.0" });
 exports.cliOlder = cliOutsideRange(engine, { oldest: "4.0.0", newest: "4.1.0" });
+// Where the program codes Structs from plain values (provider/plainStructs.ts): "run".
+exports.structs = require("./node_modules/pulumi-discord-commands/dist/provider/plainStructs.js").plainStructsInstalled() ?? "none";
 `;
 
 /** The warning a provider would give outside the tested range (cliVersion.ts). */
@@ -218,6 +221,7 @@ export function rangeSmoke(end: RangeEnd): void {
         // or its vendored ts-node compiles with an old TypeScript).
         fs.rmSync(path.join(prog.dir, "tsconfig.json"));
         installNodeModules(prog.dir, rt);
+        prog.env["DISCORD_TIMING_LOG"] = path.join(prog.root, "timings.jsonl");
         await prog.stack("dev");
         await prog.setConfig(
           { "discord:apiUrl": emu.url, "discord:applicationId": emu.applicationId },
@@ -233,10 +237,15 @@ export function rangeSmoke(end: RangeEnd): void {
           (await prog.ok(["stack", "output", "--json", "--non-interactive"])).stdout,
         ) as Record<string, string>;
         expect(outputs).toEqual({
+          structs: "run",
           cliInRange: "none",
           cliNewer: `pulumi-discord-commands is tested with the Pulumi CLI 3.0.0 to 3.1.0; this CLI is ${v.cli} (newer than tested).`,
           cliOlder: `pulumi-discord-commands is tested with the Pulumi CLI 4.0.0 to 4.1.0; this CLI is ${v.cli}: upgrade it to 4.0.0 or later.`,
         });
+        // The dynamic-provider host of this end decodes and encodes Structs from plain
+        // values too (its process line in the timing log says so).
+        const timings = fs.readFileSync(path.join(prog.root, "timings.jsonl"), "utf8");
+        expect(timings).toContain('"plainStructs":"dynamic-provider"');
         prog.write({ "index.js": jsProgram(true) });
         await expectFieldErrorAtPreview(prog, emu);
         await prog.ok(["destroy", "--yes", "--non-interactive"]);

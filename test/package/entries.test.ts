@@ -1,11 +1,16 @@
 /**
  * The package's entries: a program that imports `pulumi-discord-commands` loads no
  * emulator code (the emulator is `pulumi-discord-commands/emulator`), and every entry,
- * bin and type file that package.json names is built from a source file that exists.
+ * bin and type file that package.json names is built from a source file that exists. The
+ * exports map is the public surface: the entries the README, docs and examples import, and
+ * the provider modules the dynamic resources' state names; a deep import of anything else
+ * is refused by Node (ERR_PACKAGE_PATH_NOT_EXPORTED).
  */
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import type * as ProviderModule from "../../sdk/providerModule";
+import type { ProviderKind } from "../../sdk/providerModule";
 
 const ROOT = path.join(__dirname, "..", "..");
 /** The Node.js that runs the engine's plugins (npm installs Node 22 as a devDependency). */
@@ -91,6 +96,73 @@ test("the exports map: the package, the emulator, and every file it names has a 
   for (const f of files)
     expect([f, fs.existsSync(path.join(ROOT, sourceOf(f)))]).toEqual([f, true]);
 });
+
+/** Every `pulumi-discord-commands[/...]` a user's file imports: README, docs, examples. */
+function documentedSpecifiers(): string[] {
+  const files = [path.join(ROOT, "README.md")];
+  const walk = (dir: string): void => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, e.name);
+      if (e.isDirectory() && e.name !== "node_modules") walk(file);
+      else if (/\.(md|ts|js)$/.test(e.name)) files.push(file);
+    }
+  };
+  walk(path.join(ROOT, "docs"));
+  walk(path.join(ROOT, "examples"));
+  const specifier = /(?:from |require\()["'](pulumi-discord-commands(?:\/[^"']*)?)["']/g;
+  const found = files.flatMap((f) =>
+    [...fs.readFileSync(f, "utf8").matchAll(specifier)].map((m) => m[1] ?? ""),
+  );
+  return [...new Set(found)].sort();
+}
+
+/** What Node's resolver makes of `specifier` from inside the package (self-reference). */
+function resolution(specifier: string): string {
+  const res = spawnSync(
+    process.execPath,
+    [
+      "-e",
+      `try { require.resolve(${JSON.stringify(specifier)}); console.log("resolves") }
+      catch (err) { console.log(err.code) }`,
+    ],
+    { cwd: ROOT, encoding: "utf8", timeout: 30_000 },
+  );
+  return res.stdout.trim();
+}
+
+test("the exports map names only what users import: the documented entries and the state's provider modules", () => {
+  const documented = documentedSpecifiers();
+  expect(documented).toEqual(["pulumi-discord-commands", "pulumi-discord-commands/emulator"]);
+  // The dynamic resources' state names each provider module by a package subpath, which the
+  // engine's host requires when the relative path no longer leads to it (providerModule.ts).
+  const kinds: ProviderKind[] = [
+    "globalCommand",
+    "guildCommand",
+    "guildCommandPermissions",
+    "scopeCommands",
+    "userAuthorization",
+  ];
+  // The built module's answer (the source's names provider/..., not dist/provider/...).
+  const built = path.join(ROOT, "dist", "sdk", "providerModule.js");
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { providerPackagePath } = require(built) as typeof ProviderModule;
+  const stateNamed = kinds.map((kind) => providerPackagePath(kind));
+  const subpath = (s: string) => `.${s.slice("pulumi-discord-commands".length)}`;
+  expect(Object.keys(pkg.exports).sort()).toEqual(
+    [...documented, ...stateNamed].map(subpath).concat("./package.json").sort(),
+  );
+  for (const s of [...documented, ...stateNamed])
+    expect([s, resolution(s)]).toEqual([s, "resolves"]);
+  // A deep import of an internal module is refused by Node, not silently served.
+  for (const internal of [
+    "pulumi-discord-commands/dist/provider/cliVersion",
+    "pulumi-discord-commands/dist/sdk/index.js",
+    "pulumi-discord-commands/dist/provider/resources/claims",
+    "pulumi-discord-commands/plugin/installCheck.js",
+  ]) {
+    expect([internal, resolution(internal)]).toEqual([internal, "ERR_PACKAGE_PATH_NOT_EXPORTED"]);
+  }
+}, 60_000);
 
 function withoutCacheVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const copy = { ...env };

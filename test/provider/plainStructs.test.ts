@@ -1,5 +1,5 @@
 /**
- * The plugin's plain decoding of the engine's Struct values (provider/plugin/plainStructs.ts)
+ * The plugin's plain decoding of the engine's Struct values (provider/plainStructs.ts)
  * against google-protobuf's own: the same values, keys in the same order, for fixed cases
  * and 300 random ones; a request decoded with it still reads and re-serializes as a Struct.
  */
@@ -7,14 +7,14 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { BinaryWriter } from "google-protobuf";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import { prng } from "../../emulator/faults";
-import type { PlainValue } from "../../provider/plugin/plainStructs";
+import type { PlainValue } from "../../provider/plainStructs";
 import {
   decodePlainStruct,
   encodePlainStruct,
   plainStruct,
   withPlainStructs,
   withPlainStructWriter,
-} from "../../provider/plugin/plainStructs";
+} from "../../provider/plainStructs";
 
 type PlainObject = Record<string, PlainValue>;
 

@@ -9,7 +9,7 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as pulumi from "@pulumi/pulumi";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import { flushCompileCache } from "../../provider/plugin/compileCache";
-import { plainStruct, withPlainStructs } from "../../provider/plugin/plainStructs";
+import { plainStruct, withPlainStructs } from "../../provider/plainStructs";
 import { PUBLIC_PATHS_ENV, publicPath } from "../../provider/publicPaths";
 import { suspendPromiseStacks } from "../../sdk/debugStacks";
 import { inTurn } from "../../sdk/registrationOrder";

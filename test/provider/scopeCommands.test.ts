@@ -10,7 +10,16 @@ import type { Bag } from "../../provider/resources/propertyBags";
 import { commandKey, scopeCommandsProvider } from "../../provider/resources/scopeCommandsLifecycle";
 import { planScopeWrite } from "../../provider/resources/scopeWritePlan";
 import { Api, rec, str } from "../emulator/helpers";
-import { configureAll, rejection, requests, runtime, setup, teardown, writes } from "./helpers";
+import {
+  configureAll,
+  permissionsProvider,
+  rejection,
+  requests,
+  runtime,
+  setup,
+  teardown,
+  writes,
+} from "./helpers";
 
 let emu: RunningEmulator;
 let api: Api;
@@ -242,6 +251,63 @@ describe("ScopeCommands", () => {
       },
     );
     expect(entry.failures.map((f) => f.reason).join("\n")).toMatch(/global scope/);
+  });
+
+  test("an update's check reads nothing: its write checks the caps against its one list, with the check's words", async () => {
+    const p = await fresh();
+    await seedOther("other-1");
+    await seedOther("other-2");
+    const names = Array.from({ length: 99 }, (_, i) => `c${i}`);
+    emu.control.resetLog();
+    // The program says it runs an update (sdk/resources.ts, the plugin's set): no list GET.
+    const checked = await p.check({}, { ...guildInputs(set(names)), __updating: true });
+    expect(checked.failures).toEqual([]);
+    expect(requests(emu, "GET")).toEqual([]);
+    expect(checked.inputs).not.toHaveProperty("__updating"); // never in the state
+    const err = await rejection(p.create(checked.inputs));
+    expect(String(err)).toMatch(
+      /creating the commands of guild .* failed: commands: guild .* would hold 101 CHAT_INPUT commands \(the limit is 100\): 99 declared here and 2 there already .*other-1, other-2/,
+    );
+    expect(requests(emu, "GET").length).toBe(1); // the write's own list, and no PUT
+    expect(writes(emu)).toEqual([]);
+    // A preview (or a program that does not say) still reads the scope in check.
+    const previewed = await p.check({}, { ...guildInputs(set(names)), __updating: false });
+    expect(previewed.failures.map((f) => f.reason).join("\n")).toMatch(/would hold 101/);
+  });
+
+  test("an up from empty reads the scope once: one list GET and one PUT", async () => {
+    const p = await fresh();
+    emu.control.resetLog();
+    const names = Array.from({ length: 50 }, (_, i) => `c${i}`);
+    const checked = await p.check({}, { ...guildInputs(set(names)), __updating: true });
+    await p.create(checked.inputs);
+    expect(requests(emu, "GET").length).toBe(1);
+    expect(writes(emu).map((w) => w.method)).toEqual(["PUT"]);
+  });
+
+  test("the permissions of a command this deployment created are written without reading the guild's first", async () => {
+    const p = await fresh();
+    const created = await p.create(guildInputs(set(["a", "b", "c"])));
+    const ids = created.outs["commandIds"] as Record<string, string>;
+    const target = (id: string): Bag => ({
+      applicationId: emu.applicationId,
+      guildId: emu.guildId,
+      commandId: id,
+      permissions: [{ id: "1300000000000000004", type: 1, permission: true }],
+    });
+    emu.control.resetLog();
+    await permissionsProvider.create(target(ids["a"] ?? ""));
+    expect(emu.requestLog().map((e) => `${e.method} ${e.route}`)).toEqual([
+      "PUT editCommandPermissions",
+    ]);
+    // A command that was live before this deployment may hold overwrites: read first.
+    const next = await nextDeployment();
+    const again = await next.create(guildInputs(set(["a", "b", "c"])));
+    emu.control.resetLog();
+    await permissionsProvider.create(
+      target((again.outs["commandIds"] as Record<string, string>)["b"] ?? ""),
+    );
+    expect(emu.requestLog().map((e) => e.route)).toContain("listGuildCommandPermissions");
   });
 
   test("an error names the scope and keeps the service's words", async () => {

@@ -55,6 +55,8 @@ test("each provider call is one line: method, resource, start and duration", asy
     type: "process",
     pid: process.pid,
     startedAt: Math.round(performance.timeOrigin),
+    // Not a Pulumi SDK process (jest): google-protobuf's own coders (plainStructs.ts).
+    plainStructs: "none",
   });
   const calls = lines.filter((l) => l.type === "call");
   expect(calls.map((c) => [c.method, c.failed])).toEqual([

@@ -1,4 +1,6 @@
 /**
+ * google.protobuf.Struct coded straight from and into plain values, for both doors.
+ *
  * The engine's requests to the plugin carry resource properties as google.protobuf.Struct
  * values, which google-protobuf decodes into one message object per value (a Value, its
  * oneof wrapper, a map entry) before `toJavaScript()` walks them again. For a scope of 100
@@ -17,7 +19,7 @@
  */
 import { BinaryReader, BinaryWriter } from "google-protobuf";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
-import { publicPath } from "../publicPaths";
+import { publicPath } from "./publicPaths";
 
 /** A value as `Struct.toJavaScript()` gives it. */
 export type PlainValue =
@@ -130,6 +132,9 @@ const realGetFieldsMap = structproto.Struct.prototype.getFieldsMap as (
   noLazyCreate?: boolean,
 ) => ReturnType<structproto.Struct["getFieldsMap"]> | undefined;
 
+/** google-protobuf's own `Struct.fromJavaScript`, as loaded (`installPlainStructs` replaces it). */
+const realFromJavaScript = structproto.Struct.fromJavaScript;
+
 /** The plain values of the Structs made or decoded here, until their fields map is used. */
 const plainValues = new WeakMap<structproto.Struct, PlainObject>();
 
@@ -149,7 +154,7 @@ function asPlainStruct(message: structproto.Struct, plain: PlainObject): structp
         filled = true;
         plainValues.delete(message);
         const map = realGetFieldsMap.call(message, false);
-        structproto.Struct.fromJavaScript(plain)
+        realFromJavaScript(plain)
           .getFieldsMap()
           .forEach((value, key) => map?.set(key, value));
         return map;
@@ -161,7 +166,7 @@ function asPlainStruct(message: structproto.Struct, plain: PlainObject): structp
 
 /** A Struct of plain values (JSON values: no undefined), serialized straight from them. */
 export function plainStruct(plain: PlainObject): structproto.Struct {
-  if (publicPath("structs")) return structproto.Struct.fromJavaScript(plain);
+  if (publicPath("structs")) return realFromJavaScript(plain);
   return asPlainStruct(new structproto.Struct(), plain);
 }
 
@@ -252,4 +257,58 @@ export function withPlainStructs<T>(deserialize: (bytes: Buffer) => T): (bytes: 
   if (publicPath("structs")) return deserialize;
   return (bytes) =>
     withStructCoder("deserializeBinaryFromReader", readPlainStructInto, () => deserialize(bytes));
+}
+
+/** Throws as `Struct.fromJavaScript` does on a value a Struct cannot hold (undefined, a function). */
+function assertPlain(value: unknown): void {
+  if (value === null || ["number", "string", "boolean"].includes(typeof value)) return;
+  if (Array.isArray(value)) return value.forEach(assertPlain);
+  if (typeof value !== "object") throw new Error("Unexpected struct type.");
+  for (const v of Object.values(value)) assertPlain(v);
+}
+
+/** The process's Structs, once `installPlainStructs` ran in it. */
+let installedIn: string | undefined;
+
+/**
+ * In the processes Pulumi's Node.js SDK runs, the dynamic-provider host
+ * (`@pulumi/pulumi/cmd/dynamic-provider`, where the dynamic resources' providers run) and
+ * the program (`cmd/run`), google-protobuf decodes every request's Struct into one message
+ * object per value and encodes every answer and registration from them: at 10,100 commands
+ * most of both processes' CPU (profiled, issue 49: the host 55 % protobuf and 31 % garbage
+ * collection, the program 43 % and 29 %). This makes that process's google-protobuf decode
+ * and encode Structs with the coders above for the rest of its life: the same wire format
+ * and values. It takes the instance the SDK's generated code uses (resolved from the
+ * process's main module), and only when it is this module's own (one copy in
+ * `node_modules`, as npm installs it); anywhere else, or with
+ * `DISCORD_COMMANDS_PUBLIC_PATHS=structs`, it changes nothing. Answers where it installed.
+ */
+export function installPlainStructs(): string | undefined {
+  if (installedIn !== undefined || publicPath("structs")) return installedIn;
+  const main = require.main;
+  const role = /[\\/]@pulumi[\\/]pulumi[\\/]cmd[\\/](dynamic-provider|run)[\\/]index\.js$/.exec(
+    main?.filename ?? "",
+  )?.[1];
+  if (main === undefined || role === undefined) return undefined;
+  let theirs: { Struct?: unknown };
+  try {
+    theirs = main.require("google-protobuf/google/protobuf/struct_pb") as { Struct?: unknown };
+  } catch {
+    return undefined;
+  }
+  // Another copy of google-protobuf: its messages are not ours.
+  if (theirs.Struct !== structproto.Struct) return undefined;
+  structproto.Struct.deserializeBinaryFromReader = readPlainStructInto;
+  structproto.Struct.serializeBinaryToWriter = writePlainOrRealStruct;
+  structproto.Struct.fromJavaScript = (value: Parameters<typeof realFromJavaScript>[0]) => {
+    assertPlain(value);
+    return asPlainStruct(new structproto.Struct(), value as PlainObject);
+  };
+  installedIn = role;
+  return role;
+}
+
+/** Where `installPlainStructs` installed the coders in this process (`dynamic-provider`, `run`). */
+export function plainStructsInstalled(): string | undefined {
+  return installedIn;
 }

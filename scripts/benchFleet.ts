@@ -1,0 +1,195 @@
+/**
+ * `npm run bench -- --fleet`: a bot's commands at a fleet's size, through the real CLI
+ * against the emulator's realistic rate limits (not a test; prints figures beside their
+ * goals, their baselines and the service's limit of 50 requests a second).
+ *
+ *  - `set`: one `CommandSet` of 100 rich definitions (scripts/benchFleetPrograms.ts) to the
+ *    global scope and 100 guilds (10,100 commands), one permissions entry per guild, one
+ *    command of another tool in every scope, from TypeScript (the dynamic resources):
+ *    `up` from empty, a no-op `preview --refresh`, one definition changed;
+ *  - `set-yaml`: the same through the plugin, from YAML;
+ *  - `thousand`: 10 definitions to the global scope and 1,000 guilds (10,010 commands):
+ *    `up` from empty, a no-op `preview --refresh`, then the emulator's page (the first
+ *    scope) with 1,000 guilds held.
+ *
+ *   npm run bench -- --fleet [--only=set,set-yaml,thousand] [--guilds=N] [--profile=<dir>]
+ *
+ * `--profile=<dir>` writes CPU profiles of every process of each run: the engine's
+ * (`pulumi --profiling`, Go's pprof) and the Node processes' (`--cpu-prof`: the program and
+ * the provider), read by scripts/benchProfile.ts.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { DEFAULTS, startEmulator } from "../emulator";
+import type { RunningEmulator } from "../emulator";
+import { CommandsApi } from "../provider/client";
+import type { RunFigures } from "./benchScale";
+import { benchProgram, run, tsProgramClock } from "./benchScale";
+import type { FleetShape } from "./benchFleetPrograms";
+import { APP, fleetGuilds, fleetTypescript, fleetYaml } from "./benchFleetPrograms";
+import type { PulumiProgram } from "./pulumiProgram";
+import { PROJECT_ROOT } from "./toolchain";
+
+/** Makes a Node process end normally on a signal, so that `--cpu-prof` writes its profile. */
+const PROFILE_PRELOAD = path.join(PROJECT_ROOT, "scripts", "benchExitOnSignal.js");
+const UP = ["up", "--yes", "--non-interactive", "--skip-preview"];
+const PREVIEW_REFRESH = ["preview", "--refresh", "--non-interactive"];
+
+function flag(name: string): string | undefined {
+  return process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+}
+
+/** A guild where the default user may write permissions (a role with Manage Guild). */
+function moderated(id: string) {
+  return {
+    id,
+    roles: [{ id: DEFAULTS.managerRoleId, permissions: String((1n << 5n) | (1n << 28n)) }],
+    channels: [{ id: DEFAULTS.channelId }],
+    members: [{ userId: DEFAULTS.userId, roles: [DEFAULTS.managerRoleId] }],
+    authorizedApplications: [APP],
+  };
+}
+
+/** The emulator of a fleet: its guilds, and one command of another tool in every scope. */
+async function fleetEmulator(guilds: readonly string[], others: boolean): Promise<RunningEmulator> {
+  const emu = await startEmulator({
+    port: 0,
+    rateLimits: false,
+    config: { guilds: guilds.map(moderated) },
+  });
+  if (others) {
+    const api = new CommandsApi({ apiUrl: emu.apiUrl, botToken: emu.botToken });
+    await api.createGlobalCommand(APP, { type: 2, name: "not-ours" });
+    for (const g of guilds) await api.createGuildCommand(APP, g, { type: 2, name: "not-ours" });
+    await api.close();
+  }
+  emu.control.setRateLimits(true);
+  emu.control.resetLog();
+  return emu;
+}
+
+/** The environment that profiles a run's processes into `dir`. */
+function profilingEnv(dir: string | undefined): Record<string, string> {
+  if (dir === undefined) return {};
+  fs.mkdirSync(dir, { recursive: true });
+  return { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}` };
+}
+
+/** `pulumi <args>`, with the engine's own profile when profiling. */
+function cliArgs(args: readonly string[], dir: string | undefined, label: string): string[] {
+  if (dir === undefined) return [...args];
+  return [...args, "--profiling", path.join(dir, `engine-${label}`)];
+}
+
+interface FleetRun {
+  readonly label: string;
+  readonly figures: RunFigures;
+}
+
+async function timedRun(
+  emu: RunningEmulator,
+  prog: PulumiProgram,
+  label: string,
+  args: readonly string[],
+  profile: string | undefined,
+): Promise<FleetRun> {
+  const dir = profile === undefined ? undefined : path.join(profile, label.replace(/\W+/g, "-"));
+  if (dir !== undefined) {
+    fs.mkdirSync(dir, { recursive: true });
+    prog.env["NODE_OPTIONS"] = `--cpu-prof --cpu-prof-dir=${dir} --require ${PROFILE_PRELOAD}`;
+  }
+  const figures = await run(emu, prog, label, cliArgs(args, dir, "cli"));
+  delete prog.env["NODE_OPTIONS"];
+  return { label, figures };
+}
+
+function linkPackage(prog: PulumiProgram): void {
+  const link = path.join(prog.dir, "node_modules", "pulumi-discord-commands");
+  fs.mkdirSync(path.dirname(link), { recursive: true });
+  fs.symlinkSync(PROJECT_ROOT, link, "dir");
+}
+
+/** A fleet's stack from one door: `up` from empty, a no-op preview --refresh, one change. */
+async function fleetScenario(
+  door: "typescript" | "yaml",
+  shape: FleetShape,
+  profile: string | undefined,
+  withChange: boolean,
+): Promise<{ runs: FleetRun[]; stateBytes: number; commands: number; emu: RunningEmulator }> {
+  const guilds = fleetGuilds(shape.guilds);
+  const emu = await fleetEmulator(guilds, shape.permissions);
+  const name = `bench-fleet-${door}-${shape.guilds}`;
+  const files = (s: FleetShape): Record<string, string> =>
+    door === "typescript"
+      ? { "index.ts": fleetTypescript(s), "programClock.ts": tsProgramClock }
+      : { "Pulumi.yaml": fleetYaml(name, s) };
+  const prog = benchProgram(name, files(shape), profilingEnv(undefined));
+  if (door === "typescript") linkPackage(prog);
+  const ns = door === "typescript" ? "discord" : "discord-commands";
+  const runs: FleetRun[] = [];
+  try {
+    await prog.stack("bench");
+    await prog.setConfig(
+      { [`${ns}:apiUrl`]: emu.url, [`${ns}:applicationId`]: APP },
+      { [`${ns}:botToken`]: emu.botToken, [`${ns}:bearerToken`]: emu.userBearerToken },
+    );
+    runs.push(await timedRun(emu, prog, "up from empty", UP, profile));
+    const commands = emu.control.commands().filter((c) => c["name"] !== "not-ours").length;
+    const stateBytes = fs.statSync(prog.stateFile("bench")).size;
+    runs.push(await timedRun(emu, prog, "no-op preview --refresh", PREVIEW_REFRESH, profile));
+    if (withChange) {
+      prog.write(files({ ...shape, changed: true }));
+      runs.push(await timedRun(emu, prog, "one definition changed", UP, profile));
+    }
+    return { runs, stateBytes, commands, emu };
+  } finally {
+    prog.cleanup();
+  }
+}
+
+function loadAverage(): string {
+  return os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+}
+
+function describeRun(r: FleetRun, goal: string): string {
+  const f = r.figures;
+  const floor = f.requests / 50;
+  return (
+    `  ${r.label}: ${f.seconds.toFixed(1)} s (${goal}; the service's 50 requests/s floor ` +
+    `${floor.toFixed(1)} s), ${f.requests} requests (${f.writes} writes, ${f.listGets} list GETs), ` +
+    `429s ${f.limited}, provider peak RSS ${f.providerRssMb.toFixed(0)} MB; load average ${loadAverage()}`
+  );
+}
+
+export async function fleetMain(): Promise<void> {
+  const only = flag("only")?.split(",") ?? ["set", "set-yaml", "thousand"];
+  const profile = flag("profile");
+  const guilds = Number(flag("guilds") ?? "100");
+  const lines: string[] = [];
+  for (const [key, door] of [
+    ["set", "typescript"],
+    ["set-yaml", "yaml"],
+  ] as const) {
+    if (!only.includes(key)) continue;
+    const shape: FleetShape = { size: "rich", guilds, permissions: true };
+    const res = await fleetScenario(door, shape, profile && path.join(profile, key), true);
+    await res.emu.close();
+    const [up, preview, change] = res.runs as [FleetRun, FleetRun, FleetRun];
+    lines.push(
+      `${door === "typescript" ? "TypeScript (dynamic)" : "YAML (plugin)"}: CommandSet of 100 rich definitions, ` +
+        `global + ${guilds} guilds (${res.commands} commands), a permissions entry per guild:`,
+      describeRun(up, "goal <= 30 s, no 429"),
+      ...up.figures.where.map((l) => `    ${l}`),
+      describeRun(preview, `goal <= 15 s with exactly ${guilds + 1} list GETs, no write`),
+      ...preview.figures.where.map((l) => `    ${l}`),
+      describeRun(change, `goal <= 15 s with exactly ${guilds + 1} writes`),
+      ...change.figures.where.map((l) => `    ${l}`),
+      `  state: ${res.stateBytes} bytes = ${(res.stateBytes / res.commands).toFixed(0)} bytes per command (issue 49's baseline: 438)`,
+    );
+  }
+  process.stdout.write(`\n${lines.join("\n")}\n`);
+}
