@@ -91,12 +91,23 @@ const stackPolicies: StackValidationPolicy[] = [
     name: "scope-cap",
     description: "At most the configured number of this stack's commands in one scope.",
     enforcementLevel: "advisory",
-    configSchema: { properties: { ...STACKS, maxPerScope: { type: "integer", minimum: 0 } } },
+    configSchema: {
+      properties: {
+        ...STACKS,
+        // A number, or a map from a regex of stacks to a number (one file, every stage).
+        maxPerScope: {
+          type: ["integer", "object"],
+          minimum: 0,
+          additionalProperties: { type: "integer", minimum: 0 },
+        },
+      },
+    },
     validateStack: (args, report) => {
       const ours = args.resources.filter((r) => kindOf(r.type) !== undefined);
       const config = args.getConfig<Staged<CapConfig>>();
       if (ours[0] === undefined || !runsIn(config.stacks, stackOf(ours[0].urn))) return;
-      for (const message of scopeCap(allCommands(ours), config)) report(message);
+      const stack = stackOf(ours[0].urn);
+      for (const message of scopeCap(allCommands(ours), config, stack)) report(message);
     },
   },
   {

@@ -125,13 +125,27 @@ export function stageRules(c: SeenCommand, stack: string, config: StageConfig): 
 }
 
 export interface CapConfig {
-  /** The most commands this stack may declare in one scope. */
-  readonly maxPerScope?: number;
+  /**
+   * The most commands this stack may declare in one scope: a number, or per stage, a map
+   * from a regex of stack names to a number (the first that matches the stack counts).
+   */
+  readonly maxPerScope?: number | Readonly<Record<string, number>>;
+}
+
+/** The cap that applies in `stack`, if any. */
+export function capIn(config: CapConfig, stack: string): number | undefined {
+  const cap = config.maxPerScope;
+  if (cap === undefined || typeof cap === "number") return cap;
+  return Object.entries(cap).find(([stacks]) => new RegExp(stacks).test(stack))?.[1];
 }
 
 /** A cap per scope tighter than the service's, over every command the stack declares. */
-export function scopeCap(commands: readonly SeenCommand[], config: CapConfig): string[] {
-  const cap = config.maxPerScope;
+export function scopeCap(
+  commands: readonly SeenCommand[],
+  config: CapConfig,
+  stack: string,
+): string[] {
+  const cap = capIn(config, stack);
   if (cap === undefined) return [];
   const byScope = new Map<string, SeenCommand[]>();
   for (const c of commands) {

@@ -10,6 +10,7 @@ import type { SeenResource } from "../../policy/commands";
 import { commandsOf, kindOf, stackOf } from "../../policy/commands";
 import { stackPermissionsViolations } from "../../policy/permissions";
 import {
+  capIn,
   everyoneGrants,
   matches,
   mustBeHidden,
@@ -177,10 +178,18 @@ describe("rules", () => {
       commands: { a: {}, b: {} },
     });
     const all = [...commandsOf(set), ...commandsOf(guildCommand("c", { name: "c" }, "dynamic"))];
-    expect(scopeCap(all, { maxPerScope: 3 })).toEqual([]);
-    expect(scopeCap(all, { maxPerScope: 2 })).toEqual([
+    expect(scopeCap(all, { maxPerScope: 3 }, "dev")).toEqual([]);
+    expect(scopeCap(all, { maxPerScope: 2 }, "dev")).toEqual([
       `guild ${G} would hold 3 commands of this stack, more than the cap of 2, declared by ScopeCommands "set-g", GuildCommand "c" (the last: GuildCommand "c" (command "c"))`,
     ]);
+  });
+
+  test("a cap per stage: the first stack pattern that matches", () => {
+    const perStage = { maxPerScope: { "^dev$": 25, "^staging": 50 } };
+    expect(capIn(perStage, "dev")).toBe(25);
+    expect(capIn(perStage, "staging-eu")).toBe(50);
+    expect(capIn(perStage, "prod")).toBeUndefined();
+    expect(capIn({ maxPerScope: 10 }, "prod")).toBe(10);
   });
 
   test("permissions: @everyone or all channels allowed on a restricted command", () => {
