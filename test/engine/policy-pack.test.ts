@@ -217,16 +217,16 @@ describe.each([dynamicTs, yaml, sdkTs, python])("$name", (c) => {
     fs.writeFileSync(file, policyConfig(level));
     return file;
   };
-  const up = (level: "mandatory" | "advisory") =>
+  const withPack = (command: string[], level: "mandatory" | "advisory") =>
     prog.run([
-      "up",
-      "--yes",
+      ...command,
       "--non-interactive",
       "--policy-pack",
       PACK,
       "--policy-pack-config",
       config(level),
     ]);
+  const up = (level: "mandatory" | "advisory") => withPack(["up", "--yes"], level);
 
   beforeAll(async () => {
     emu.control.reset();
@@ -258,7 +258,7 @@ describe.each([dynamicTs, yaml, sdkTs, python])("$name", (c) => {
 
   test("a compliant program passes", async () => {
     prog.write(c.files(true));
-    const res = await up("mandatory");
+    const res = await withPack(["preview"], "mandatory");
     const out = `${res.stdout}\n${res.stderr}`;
     expect(res.code).toBe(0);
     expect(out).not.toContain("hidden-commands");
