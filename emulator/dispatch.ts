@@ -138,7 +138,10 @@ export class RequestDispatcher {
       headers: outcome.headers,
       ...(outcome.fault === undefined ? {} : { fault: outcome.fault }),
     });
-    send(res, outcome.status, outcome.body, outcome.headers);
+    // The service's answers carry its time (HTTP's `Date`); the emulator's follows its
+    // clock, which a test may move: the provider's daily create budget reads it.
+    const date = new Date(this.parts.now()).toUTCString();
+    send(res, outcome.status, outcome.body, { Date: date, ...outcome.headers });
   }
 
   /** The control API's share of the requests: false when the request is not for it. */

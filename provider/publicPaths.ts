@@ -15,13 +15,22 @@
  *   (sdk/registrationOrder.ts: `PULUMI_NODEJS_PARALLEL`, the private `Output.isKnown`,
  *   `setImmediate`);
  * - `stacks`: the dynamic resources lower `Error.stackTraceLimit` while a resource is
- *   constructed (sdk/debugStacks.ts).
+ *   constructed (sdk/debugStacks.ts);
+ * - `policy-secrets`: the policy pack keeps the engine's secret marks by wrapping
+ *   `@pulumi/policy`'s deserialization (policy/secretMarks.ts); without it, the pack's
+ *   messages quote no command name.
  *
  * Read at each use (a cheap environment lookup), so tests may set it per run.
  */
 export const PUBLIC_PATHS_ENV = "DISCORD_COMMANDS_PUBLIC_PATHS";
 
-export const RELIANCES = ["structs", "compile-cache", "ordering", "stacks"] as const;
+export const RELIANCES = [
+  "structs",
+  "compile-cache",
+  "ordering",
+  "stacks",
+  "policy-secrets",
+] as const;
 export type Reliance = (typeof RELIANCES)[number];
 
 /** Whether `reliance` is switched to Pulumi's public path. */

@@ -86,6 +86,11 @@ export class CommandsApi {
     return this.rest.stats();
   }
 
+  /** The service's time (ms), from its last response's `Date` (RestClient.ts). */
+  serviceNow(): number {
+    return this.rest.serviceClock.now();
+  }
+
   close(): Promise<void> {
     return this.rest.close();
   }

@@ -39,6 +39,7 @@ import type { RoomWait } from "./RateLimiter";
 import { RateLimiter } from "./RateLimiter";
 import type { RawResponse } from "./responseHeaders";
 import { header, numberHeader, parseJson, retryAfterOf, secondsToMs } from "./responseHeaders";
+import { ServiceClock } from "./serviceClock";
 import { backoffMs, classifyTransportError, RETRYABLE_STATUSES } from "./retry";
 import type { ClientStats } from "./stats";
 import { StatsRecorder } from "./stats";
@@ -60,7 +61,6 @@ export interface SendPolicy {
 
 /** The default: every wait waited, every resendable failure sent again. */
 export const SEND_AND_RETRY: SendPolicy = { resend: true, waitForRateLimits: true };
-
 export type { RoomWait };
 
 export interface RequestOptions {
@@ -96,6 +96,7 @@ export class RestClient {
   readonly #credentials: Credentials;
   readonly #limiter: RateLimiter;
   readonly #stats = new StatsRecorder();
+  readonly serviceClock = new ServiceClock(() => this.#options.now()); // its answers' `Date`
   readonly #agent: Agent;
 
   constructor(config: ClientConfig = {}) {
@@ -267,6 +268,7 @@ export class RestClient {
     durationMs: number,
   ): void {
     this.#stats.response(info.method, res.status);
+    this.serviceClock.observe(res);
     this.#emit({
       type: "response",
       method: info.method,

@@ -32,6 +32,13 @@ import { scopeName } from "./scopeName";
 import { createOne, deleteOne, editOne, writeOneShared } from "./scopeWrites";
 import { scopeRoutes } from "../routes";
 import { createProblems, replacementNeedsRoom } from "./scopeLimits";
+import {
+  createdAt,
+  REPLACED_CREATES_KEY,
+  replacedCreatesField,
+  replacedCreatesOf,
+} from "./dailyBudget";
+import { budgetProblemsIfReadable, noteReplacedCreates } from "./scopeBudget";
 import type { Bag } from "./propertyBags";
 import {
   DYNAMIC_PROVIDER_KEY,
@@ -46,7 +53,7 @@ import {
 } from "./propertyBags";
 
 /** Outputs the service assigns; never inputs. */
-const ASSIGNED_KEYS = ["commandId", "version", "adopted"];
+const ASSIGNED_KEYS = ["commandId", "version", "adopted", REPLACED_CREATES_KEY];
 /** Keys of the resource that are not command fields. */
 const RESOURCE_KEYS = [
   DYNAMIC_PROVIDER_KEY,
@@ -167,6 +174,7 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): ConfiguredLi
     applicationId: string,
     command: Pick<WireCommand, "id" | "version">,
     adopted: boolean,
+    replaced: readonly number[] = [],
   ): Bag {
     return {
       ...omit(inputs, [DYNAMIC_PROVIDER_KEY]),
@@ -174,6 +182,7 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): ConfiguredLi
       commandId: command.id,
       version: command.version,
       adopted,
+      ...replacedCreatesField(replaced, rt.client.serviceNow()),
     };
   }
 
@@ -194,15 +203,34 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): ConfiguredLi
     };
   }
 
-  /** Whether a replacement must delete the old command first (scopeLimits.ts). */
-  async function needsRoom(id: string, news: Bag): Promise<boolean> {
+  /**
+   * Whether a replacement must delete the old command first (scopeLimits.ts). Its new
+   * command is a create: the scope's daily budget (scopeBudget.ts) is judged, and the old
+   * command's creation is kept for the new one's state.
+   */
+  async function needsRoom(id: string, olds: Bag, news: Bag): Promise<boolean> {
     const c = identity(news);
     if (c === undefined) return false;
+    const key = `${c.applicationId}/${c.guildId ?? "global"}/${c.type}/${c.name}`;
+    rt.deployment.rememberReplaced(key, id, replacedCreatesOf(olds));
+    let deleteFirst: boolean;
     try {
-      return await replacementNeedsRoom(rt, id, c);
+      deleteFirst = await replacementNeedsRoom(rt, id, c);
     } catch {
       return false; // the scope cannot be read: the create will say why, in the service's words
     }
+    const over = await budgetProblemsIfReadable(rt, c.applicationId, c.guildId);
+    if (over[0] !== undefined) throw new Error(over[0]);
+    return deleteFirst;
+  }
+
+  /** What the new command of a replacement keeps: its old command's creation, and record. */
+  function replacedBefore(inputs: Bag): number[] {
+    const c = identity(inputs);
+    if (c === undefined) return [];
+    const key = `${c.applicationId}/${c.guildId ?? "global"}/${c.type}/${c.name}`;
+    const old = rt.deployment.replacedCommand(key);
+    return old === undefined ? [] : [...old.times, ...createdAt([old.oldId])];
   }
 
   /** A new resource: the limits its create would meet (scopeLimits.ts). */
@@ -248,6 +276,8 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): ConfiguredLi
     },
 
     async diff(id, olds, news) {
+      const known = await noteReplacedCreates(rt, olds, id);
+      if (known[0] !== undefined) throw new Error(known[0]);
       const replaces: string[] = [];
       for (const key of COMMAND_REPLACE_KEYS) {
         const before = olds[key] ?? (key === "type" ? 1 : undefined);
@@ -265,7 +295,8 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): ConfiguredLi
       }
       // Deleting first frees room only in the same scope (a rename or a type change).
       const sameScope = !replaces.includes("applicationId") && !replaces.includes("guildId");
-      const deleteBeforeReplace = replaces.length > 0 && sameScope && (await needsRoom(id, news));
+      const deleteBeforeReplace =
+        replaces.length > 0 && sameScope && (await needsRoom(id, olds, news));
       return { changes, replaces, deleteBeforeReplace };
     },
 
@@ -304,7 +335,13 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): ConfiguredLi
       rt.deployment.commandWritten(result.command.id);
       return {
         id: result.command.id,
-        outs: outputs(inputs, applicationId, result.command, !result.created),
+        outs: outputs(
+          inputs,
+          applicationId,
+          result.command,
+          !result.created,
+          replacedBefore(inputs),
+        ),
       };
     },
 
@@ -319,6 +356,7 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): ConfiguredLi
         commandId: live.id,
         version: live.version,
         adopted: props["adopted"] === true,
+        ...replacedCreatesField(replacedCreatesOf(props), rt.client.serviceNow()),
       };
       return { id, props: props2, inputs: omit(inputs, ASSIGNED_KEYS) };
     },
@@ -347,7 +385,8 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): ConfiguredLi
         }
       }
       rt.deployment.commandWritten(id);
-      return { outs: outputs(news, applicationId, command, olds["adopted"] === true) };
+      const adopted = olds["adopted"] === true;
+      return { outs: outputs(news, applicationId, command, adopted, replacedCreatesOf(olds)) };
     },
 
     async delete(id, props) {

@@ -1,8 +1,9 @@
 /**
  * What one deployment remembers between the calls the engine makes (one provider process
  * per deployment): the command ids its creates and updates returned, the permissions it
- * wrote, the names its creates add per scope, the replacements that delete first, and the
- * list each scope's limit checks count from. Part of the provider runtime (runtime.ts).
+ * wrote, the names its creates add per scope, the replacements that delete first, the
+ * list each scope's limit checks count from, and what the daily create budget counts
+ * (dailyBudget.ts, scopeBudget.ts). Part of the provider runtime (runtime.ts).
  */
 import type { ReauthorizationRequiredError, RefreshRefusals, WireCommand } from "../client";
 
@@ -27,6 +28,16 @@ export class DeploymentMemory implements RefreshRefusals {
    * permissions resource (a refused token stays refused; see client/auth.ts).
    */
   private readonly refusedRefreshes = new Map<string, ReauthorizationRequiredError>();
+  /** Per (application, scope), per resource: creation times its state keeps (dailyBudget.ts). */
+  private readonly replacedTimes = new Map<string, Map<string, readonly number[]>>();
+  /** Per (application, scope), per `ScopeCommands`: the keys it adds (creates). */
+  private readonly scopeAdds = new Map<string, Map<string, number>>();
+  /** Whether a check said this deployment is an update, not a preview (`__updating`). */
+  private update = false;
+  /** Scopes whose budget warning was given. */
+  private readonly budgetWarnings = new Set<string>();
+  /** Per new command of a replacement (application, scope, type, name): its old id and record. */
+  private readonly replacedBy = new Map<string, { oldId: string; times: readonly number[] }>();
 
   refusedRefresh(digest: string): ReauthorizationRequiredError | undefined {
     return this.refusedRefreshes.get(digest);
@@ -113,5 +124,55 @@ export class DeploymentMemory implements RefreshRefusals {
 
   plannedCount(key: string): number {
     return this.plannedNames.get(key)?.size ?? 0;
+  }
+
+  /** Notes the creation times a resource's state keeps for the scope (once per resource). */
+  noteReplacedCreates(scope: string, resource: string, times: readonly number[]): void {
+    const m = this.replacedTimes.get(scope) ?? new Map<string, readonly number[]>();
+    m.set(resource, times);
+    this.replacedTimes.set(scope, m);
+  }
+
+  replacedCreates(scope: string): number[] {
+    return [...(this.replacedTimes.get(scope)?.values() ?? [])].flat();
+  }
+
+  /** Notes how many commands a `ScopeCommands` adds to its scope (its latest count). */
+  planScopeAdds(scope: string, resource: string, count: number): void {
+    const m = this.scopeAdds.get(scope) ?? new Map<string, number>();
+    m.set(resource, count);
+    this.scopeAdds.set(scope, m);
+  }
+
+  scopeAddCount(scope: string): number {
+    let n = 0;
+    for (const c of this.scopeAdds.get(scope)?.values() ?? []) n += c;
+    return n;
+  }
+
+  /** Notes that this deployment is an update (a `ScopeCommands`' check said so). */
+  markUpdate(): void {
+    this.update = true;
+  }
+
+  /** True when a check said this deployment is an update: the preview judged the budget. */
+  get isUpdate(): boolean {
+    return this.update;
+  }
+
+  /** True the first time a scope's budget warning is asked for. */
+  firstBudgetWarning(scope: string): boolean {
+    if (this.budgetWarnings.has(scope)) return false;
+    this.budgetWarnings.add(scope);
+    return true;
+  }
+
+  /** A replacement's old command and its record, for the new command's create to keep. */
+  rememberReplaced(key: string, oldId: string, times: readonly number[]): void {
+    this.replacedBy.set(key, { oldId, times });
+  }
+
+  replacedCommand(key: string): { oldId: string; times: readonly number[] } | undefined {
+    return this.replacedBy.get(key);
   }
 }

@@ -23,6 +23,7 @@ import type { WireCommand } from "../client";
 import { ConfigurationError } from "../client";
 import {
   COMMAND_TYPE_NAMES,
+  CommandType,
   commandsPerScope,
   isRecord,
   isSnowflake,
@@ -55,6 +56,13 @@ import { changesBetween, commandIds, definitions, scopeOf } from "./scopeCommand
 import { writeEach, writeOverwrite } from "./scopeCommandWrites";
 import { scopeKind, scopeName } from "./scopeName";
 import { commandKey } from "./commandKeys";
+import {
+  createdAt,
+  REPLACED_CREATES_KEY,
+  replacedCreatesField,
+  replacedCreatesOf,
+} from "./dailyBudget";
+import { noteReplacedCreates, scopeAddProblems } from "./scopeBudget";
 
 export { commandKey, commandPath };
 
@@ -65,7 +73,7 @@ export { commandKey, commandPath };
 export const WHOLE_SCOPE = "";
 
 /** The resource's keys that are not command definitions. */
-const ASSIGNED_KEYS = ["commandIds"];
+const ASSIGNED_KEYS = ["commandIds", REPLACED_CREATES_KEY];
 
 /** The resource id: where the commands live. */
 export function scopeResourceId(applicationId: string, guildId: string | undefined): string {
@@ -92,12 +100,46 @@ export function parseScopeResourceId(
 
 /** Builds the provider of `ScopeCommands`, on the runtime it shares with the other kinds. */
 export function scopeCommandsProvider(rt: ProviderRuntime): ConfiguredLifecycle {
-  function outputs(inputs: Bag, applicationId: string, ids: Record<string, string>): Bag {
+  function outputs(
+    inputs: Bag,
+    applicationId: string,
+    ids: Record<string, string>,
+    replaced: readonly number[] = [],
+  ): Bag {
     return {
       ...omit(inputs, [DYNAMIC_PROVIDER_KEY]),
       applicationId,
       commandIds: markedIds(inputs, ids),
+      ...replacedCreatesField(replaced, rt.client.serviceNow()),
     };
+  }
+
+  /** The commands the changes create, as the budget counts them (scopeBudget.ts). */
+  function createdBy(changes: readonly Change[]): { type: number; name: string }[] {
+    return changes.flatMap((c) =>
+      c.kind === "create" && c.body !== undefined
+        ? [{ type: c.body.type ?? CommandType.CHAT_INPUT, name: c.body.name }]
+        : [],
+    );
+  }
+
+  /** The daily budget of the scope with these changes' creates (scopeBudget.ts). */
+  async function budgetFailures(
+    inputs: Bag,
+    resource: string | undefined,
+    changes: Change[],
+  ): Promise<string[]> {
+    const adds = createdBy(changes);
+    const applicationId = optionalString(inputs, "applicationId");
+    const guildId = optionalString(inputs, "guildId");
+    if (adds.length === 0 || applicationId === undefined || applicationId === UNKNOWN) return [];
+    if (guildId === UNKNOWN) return [];
+    try {
+      const owner = resource ?? scopeResourceId(applicationId, guildId);
+      return await scopeAddProblems(rt, applicationId, guildId, owner, adds);
+    } catch {
+      return []; // the scope cannot be read: the write will say why
+    }
   }
 
   /** The caps of the scope, counting the live commands the resource does not manage. */
@@ -127,6 +169,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ConfiguredLifecycle 
 
     async check(olds, news) {
       const { updating, rest: visible } = takeUpdating(news);
+      if (updating) rt.deployment.markUpdate();
       const { value: problems, rest } = takeHidden(visible, PROGRAM_PROBLEMS_KEY);
       const inputs = rt.withApplication(rest);
       const failures: CheckFailure[] = [];
@@ -177,10 +220,19 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ConfiguredLifecycle 
       if (failures.length === 0 && grows && !updating) {
         failures.push(...(await capFailures(olds, inputs)));
       }
+      const known = unknownPaths(commands).length === 0;
+      // The daily budget as the caps: judged by the preview, never in an update's check.
+      if (failures.length === 0 && known && !updating && Object.keys(olds).length === 0) {
+        const changes = changesBetween({}, inputs);
+        const over = await budgetFailures(inputs, undefined, changes);
+        failures.push(...over.map((reason) => ({ property: WHOLE_SCOPE, reason })));
+      }
       return { inputs, failures };
     },
 
-    async diff(_id, olds, news) {
+    async diff(id, olds, news) {
+      const known = await noteReplacedCreates(rt, olds, id);
+      if (known[0] !== undefined) throw new Error(known[0]);
       const replaces: string[] = [];
       const app = (bag: Bag): unknown => bag["applicationId"] ?? rt.settings.applicationId;
       if (app(news) === UNKNOWN || app(olds) !== app(news)) replaces.push("applicationId");
@@ -203,6 +255,11 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ConfiguredLifecycle 
         } else for (const f of c.fields ?? []) detailedDiff[at([f])] = "update";
       }
       const changes = replaces.length > 0 || Object.keys(detailedDiff).length > 0;
+      // An update's diff leaves the budget to its preview: no list read of its own.
+      if (replaces.length === 0 && !rt.deployment.isUpdate) {
+        const over = await budgetFailures(news, id, changesBetween(olds, news));
+        if (over[0] !== undefined) throw new Error(over[0]);
+      }
       return { changes, replaces, deleteBeforeReplace: false, detailedDiff };
     },
 
@@ -260,7 +317,8 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ConfiguredLifecycle 
         applicationId,
         commands,
       };
-      return { id, props: { ...inputs, commandIds: markedIds(inputs, ids) }, inputs };
+      const record = replacedCreatesField(replacedCreatesOf(props), rt.client.serviceNow());
+      return { id, props: { ...inputs, commandIds: markedIds(inputs, ids), ...record }, inputs };
     },
 
     async update(_id, olds, news) {
@@ -288,7 +346,11 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ConfiguredLifecycle 
           secrecyOf(news),
         );
       }
-      return { outs: outputs(news, applicationId, next) };
+      // The commands this update deleted or renamed: their creates stay counted for a day.
+      const kept = new Set(Object.values(next));
+      const gone = Object.values(commandIds(olds)).filter((old) => !kept.has(old));
+      const replaced = [...replacedCreatesOf(olds), ...createdAt(gone)];
+      return { outs: outputs(news, applicationId, next, replaced) };
     },
 
     async delete(_id, props) {

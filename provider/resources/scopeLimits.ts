@@ -17,8 +17,8 @@
  *   new name that is live already adds nothing (the create takes that command over),
  *   so a swap of names in a full scope keeps create-before-delete; nor does an entry
  *   point while the application has one (it is taken over, whatever its name).
- * - Daily creates (200 per guild): `check` fails when one deployment adds more names than
- *   that to one guild.
+ * - Daily creates (200 per scope in 24 hours, across deployments): scopeBudget.ts, judged
+ *   here for each new name.
  *
  * Every check of a deployment counts from the first list it read of the scope (one GET
  * per scope and deployment, shared with refresh and bulk writes through the scope cache),
@@ -33,7 +33,8 @@
  * not yet created (the engine interleaves them) still see the count they will reach.
  */
 import type { WireCommand } from "../client";
-import { COMMAND_TYPE_NAMES, commandsPerScope, CommandType, Limits } from "../schema";
+import { COMMAND_TYPE_NAMES, commandsPerScope, CommandType } from "../schema";
+import { budgetProblems } from "./scopeBudget";
 import { scopeKind, scopeName } from "./scopeName";
 import type { CommandIdentity, ProviderRuntime } from "./runtime";
 
@@ -89,15 +90,6 @@ export async function replacementNeedsRoom(
   return deleteFirst;
 }
 
-/** Names this deployment adds to a guild (daily creates), per guild key. */
-function plannedInGuild(rt: ProviderRuntime, applicationId: string, guildId: string): number {
-  let n = 0;
-  for (const type of Object.values(CommandType)) {
-    n += rt.deployment.plannedCount(`${applicationId}/${guildId}/${type}`);
-  }
-  return n;
-}
-
 /** Why creating this command would fail on a limit the service states; [] when it would not. */
 export async function createProblems(
   rt: ProviderRuntime,
@@ -131,14 +123,6 @@ export async function createProblems(
         "(or delete the ones no stack manages) in an earlier `pulumi up`",
     );
   }
-  if (guildId !== undefined) {
-    const creates = plannedInGuild(rt, applicationId, guildId);
-    if (creates > Limits.DAILY_CREATES) {
-      problems.push(
-        `${where}: this deployment creates ${creates} commands, more than the service's ` +
-          `daily create limit (${Limits.DAILY_CREATES} per day per guild); split it over several days`,
-      );
-    }
-  }
+  problems.push(...(await budgetProblems(rt, applicationId, guildId)));
   return problems;
 }

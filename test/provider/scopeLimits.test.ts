@@ -109,8 +109,9 @@ describe("check of a new command", () => {
     expect(reasons[199]?.join("\n")).not.toContain("daily");
     const last = reasons[200]?.join("\n") ?? "";
     expect(last).toContain(`guild ${emu.guildId}`);
-    expect(last).toContain("this deployment creates 201 commands");
-    expect(last).toContain("daily create limit (200 per day per guild)");
+    expect(last).toContain("201 command creates in 24 hours");
+    expect(last).toContain("the service's daily budget of 200 (code 30034)");
+    expect(last).toContain("and 201 this deployment creates");
     expect(requests(emu, "GET")).toHaveLength(1);
   });
 });
