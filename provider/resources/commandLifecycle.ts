@@ -203,6 +203,11 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): ConfiguredLi
     };
   }
 
+  /** The deployment memory's key of a replaced command (never shown). */
+  function replacedKey(c: CommandIdentity): string {
+    return `${c.applicationId}/${c.guildId ?? "global"}/${c.type}/${c.name}`;
+  }
+
   /**
    * Whether a replacement must delete the old command first (scopeLimits.ts). Its new
    * command is a create: the scope's daily budget (scopeBudget.ts) is judged, and the old
@@ -211,7 +216,7 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): ConfiguredLi
   async function needsRoom(id: string, olds: Bag, news: Bag): Promise<boolean> {
     const c = identity(news);
     if (c === undefined) return false;
-    const key = `${c.applicationId}/${c.guildId ?? "global"}/${c.type}/${c.name}`;
+    const key = replacedKey(c);
     rt.deployment.rememberReplaced(key, id, replacedCreatesOf(olds));
     let deleteFirst: boolean;
     try {
@@ -228,7 +233,7 @@ export function commandProvider(scope: Scope, rt: ProviderRuntime): ConfiguredLi
   function replacedBefore(inputs: Bag): number[] {
     const c = identity(inputs);
     if (c === undefined) return [];
-    const key = `${c.applicationId}/${c.guildId ?? "global"}/${c.type}/${c.name}`;
+    const key = replacedKey(c);
     const old = rt.deployment.replacedCommand(key);
     return old === undefined ? [] : [...old.times, ...createdAt([old.oldId])];
   }

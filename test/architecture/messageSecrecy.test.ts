@@ -19,6 +19,10 @@ const ALLOWED: Readonly<Record<string, string>> = {
     "a permissions entry's command is a plain value of the program",
   // A key of the deployment's memory (`replacing`), never shown.
   "provider/resources/scopeLimits.ts: command.name": "a map key, not a message",
+  // Keys of the deployment's memory and of a set of live identities, never shown.
+  "provider/resources/commandLifecycle.ts: c.name": "a map key, not a message",
+  "provider/resources/scopeBudget.ts: c.name": "a set key, not a message",
+  "provider/resources/scopeBudget.ts: a.name": "a set key, not a message",
   // The error class's own name, not a command's.
   "provider/resources/engineErrors.ts: this.name": "the class name of ProviderFailure",
 };
