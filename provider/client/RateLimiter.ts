@@ -86,15 +86,15 @@ export class RateLimiter {
   }
 
   /**
-   * How long the next request waits to keep the global pace, in ms: none while fewer than
-   * the limit are in flight or answered within the window (so no window of the service's
-   * can hold more), else until the oldest of those leaves the window.
+   * How long the next `count` requests wait to keep the global pace, in ms: none while
+   * they fit beside those in flight or answered within the window (so no window of the
+   * service's can hold more than the limit), else until enough of those leave the window.
    */
-  #paceWaitMs(now: number): number {
+  #paceWaitMs(now: number, count = 1): number {
     if (this.#perSecond <= 0) return 0;
     const recent = this.#answeredAt.filter((t) => now - t < GLOBAL_WINDOW_MS).sort((a, b) => a - b);
-    if (this.#inFlight + recent.length < this.#perSecond) return 0;
-    const needed = this.#inFlight + recent.length - this.#perSecond + 1;
+    if (this.#inFlight + recent.length + count <= this.#perSecond) return 0;
+    const needed = this.#inFlight + recent.length + count - this.#perSecond;
     const frees = recent[needed - 1];
     return frees === undefined ? IN_FLIGHT_POLL_MS : frees + GLOBAL_WINDOW_MS - now;
   }
@@ -145,9 +145,11 @@ export class RateLimiter {
   roomWait(defs: readonly RouteDef[], params: RouteParams): RoomWait | undefined {
     const first = defs[0];
     if (first === undefined) return undefined;
-    const globalMs = this.globalWaitMs();
-    if (globalMs > 0) return { waitMs: globalMs, def: first, bucket: "global", global: true };
     const now = this.#now();
+    // Room in the global pace for all of them: a list GET and the PUT built from it go
+    // one right after the other.
+    const globalMs = Math.max(0, this.#globalUntil - now, this.#paceWaitMs(now, defs.length));
+    if (globalMs > 0) return { waitMs: globalMs, def: first, bucket: "global", global: true };
     const needs = new Map<BucketQueue, { def: RouteDef; count: number }>();
     for (const def of defs) {
       const queue = this.queueFor(def, params);

@@ -46,3 +46,18 @@ test("a limit of 0 keeps no pace", () => {
   for (let i = 0; i < 500; i++) rl.sent();
   expect(rl.globalWaitMs()).toBe(0);
 });
+
+test("room for a list GET and its PUT is room for both in the global pace", () => {
+  const { rl, at } = limiter();
+  for (let i = 0; i < 49; i++) rl.sent();
+  for (let i = 0; i < 49; i++) rl.answered();
+  at(100);
+  const listThenPut = [
+    { spec: 7, method: "GET" as const, template: "/x", bucket: "list" },
+    { spec: 12, method: "PUT" as const, template: "/x", bucket: "put" },
+  ];
+  expect(rl.globalWaitMs()).toBe(0); // one request fits
+  expect(rl.roomWait(listThenPut, {})).toMatchObject({ global: true, waitMs: 920 });
+  at(1020);
+  expect(rl.roomWait(listThenPut, {})).toBeUndefined();
+});
