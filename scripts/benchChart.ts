@@ -27,8 +27,8 @@ export interface BenchPoint {
 
 const COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
 const W = 720;
-const H = 380;
-const PAD = { left: 60, right: 200, top: 20, bottom: 50 };
+const H = 420;
+const PAD = { left: 60, right: 120, top: 24, bottom: 90 };
 
 /** A log-scale axis from `lo` to `hi` onto [a, b]. */
 function logScale(lo: number, hi: number, a: number, b: number): (v: number) => number {
@@ -78,7 +78,7 @@ export function renderChart(points: readonly BenchPoint[], run: BenchPoint["run"
     );
   }
   parts.push(
-    `<text x="${(PAD.left + W - PAD.right) / 2}" y="${H - 12}" text-anchor="middle">commands (scopes in brackets)</text>`,
+    `<text x="${(PAD.left + W - PAD.right) / 2}" y="${H - PAD.bottom + 34}" text-anchor="middle">commands (scopes in brackets)</text>`,
   );
   const series = [...new Set(mine.map((p) => p.series))];
   series.forEach((name, i) => {
@@ -89,13 +89,15 @@ export function renderChart(points: readonly BenchPoint[], run: BenchPoint["run"
     for (const p of line) {
       parts.push(
         `<circle cx="${x(p.commands)}" cy="${y(p.seconds)}" r="3.5" fill="${color}"/>`,
-        `<text x="${x(p.commands) + 5}" y="${y(p.seconds) - 6}" fill="${color}">${p.seconds.toFixed(1)} s (${p.scopes})</text>`,
+        `<text x="${x(p.commands) + 6}" y="${y(p.seconds) + 4 + (i % 2 === 0 ? -8 : 12)}" fill="${color}">${p.seconds.toFixed(1)} s (${p.scopes})</text>`,
       );
     }
-    const ly = PAD.top + 14 + i * 18;
+    // The legend: two columns under the axis' title.
+    const lx = PAD.left + (i % 2) * 300;
+    const ly = H - 36 + Math.floor(i / 2) * 18;
     parts.push(
-      `<rect x="${W - PAD.right + 14}" y="${ly - 9}" width="12" height="12" fill="${color}"/>`,
-      `<text x="${W - PAD.right + 32}" y="${ly + 1}">${name}</text>`,
+      `<rect x="${lx}" y="${ly - 9}" width="12" height="12" fill="${color}"/>`,
+      `<text x="${lx + 18}" y="${ly + 1}">${name}</text>`,
     );
   });
   parts.push("</svg>");
@@ -111,14 +113,29 @@ function table(points: readonly BenchPoint[]): string[] {
     rows.push(
       `| ${p.series} | ${p.run} | ${p.commands.toLocaleString("en")} | ${p.scopes.toLocaleString("en")} | ` +
         `${p.seconds.toFixed(1)} | ${p.requests} (${(p.requests / 50).toFixed(1)} s) | ${p.limited} | ` +
-        `${p.providerRssMb.toFixed(0)} MB | ${p.goal ?? ""} |`,
+        `${p.providerRssMb > 0 ? `${p.providerRssMb.toFixed(0)} MB` : "-"} | ${p.goal ?? ""} |`,
     );
   }
   return rows;
 }
 
-/** Writes docs/performance.md and its two charts from `points`, with the run's conditions. */
-export function writePerformanceDocs(points: readonly BenchPoint[], conditions: string): void {
+/** A run's points and the conditions it ran in. */
+export interface BenchRun {
+  readonly points: readonly BenchPoint[];
+  readonly conditions: string;
+}
+
+/** The run the docs were last written from (kept, so the page can be written again). */
+const POINTS_FILE = path.join(PROJECT_ROOT, "docs", "performance.json");
+
+/**
+ * Writes docs/performance.md and its two charts from a run's points (and keeps them in
+ * docs/performance.json); without a run, from the points kept there.
+ */
+export function writePerformanceDocs(run?: BenchRun): void {
+  const { points, conditions } =
+    run ?? (JSON.parse(fs.readFileSync(POINTS_FILE, "utf8")) as BenchRun);
+  fs.writeFileSync(POINTS_FILE, `${JSON.stringify({ conditions, points }, null, 2)}\n`);
   const images = path.join(PROJECT_ROOT, "docs", "images");
   fs.mkdirSync(images, { recursive: true });
   fs.writeFileSync(path.join(images, "performance-up.svg"), renderChart(points, "up"));
@@ -137,7 +154,10 @@ export function writePerformanceDocs(points: readonly BenchPoint[], conditions: 
     "100 rich definitions (options, choices, subcommands, localizations) to the global scope",
     "and N guilds with a permissions entry per guild, or 10 small definitions to 1,000",
     "guilds; single resources are 100 `GuildCommand`s in 2 scopes; no-op resources are",
-    "Pulumi dynamic resources that do nothing (the engine's own cost).",
+    "Pulumi dynamic resources that do nothing, one per command (the engine's own cost).",
+    "The goals are issue 49's. `npm run bench -- --fleet --write-docs` measures and writes",
+    "this page; `npx ts-node --transpile-only scripts/benchChart.ts` writes it again from",
+    "docs/performance.json.",
     "",
     `Conditions: ${conditions}`,
     "",
@@ -155,5 +175,7 @@ export function writePerformanceDocs(points: readonly BenchPoint[], conditions: 
   fs.writeFileSync(file, text.join("\n"));
   // As the repository's format check wants it (npm test runs `prettier --check .`).
   const prettier = path.join(PROJECT_ROOT, "node_modules", "prettier", "bin", "prettier.cjs");
-  execFileSync(process.execPath, [prettier, "--write", file], { stdio: "ignore" });
+  execFileSync(process.execPath, [prettier, "--write", file, POINTS_FILE], { stdio: "ignore" });
 }
+
+if (require.main === module) writePerformanceDocs();

@@ -210,7 +210,7 @@ async function setRows(
   const res = await fleetScenario(door, shape, profile, true);
   await res.emu.close();
   const [up, preview, change] = res.runs as [FleetRun, FleetRun, FleetRun];
-  const series = door === "typescript" ? "set (TypeScript)" : "set (plugin, YAML)";
+  const series = door === "typescript" ? "set of 100 (TypeScript)" : "set of 100 (plugin, YAML)";
   const big = guilds >= 100;
   points.push(
     point(series, up, res.commands, guilds + 1, big ? "<= 30 s, no 429" : undefined),
@@ -249,8 +249,8 @@ async function thousandRows(profile: string | undefined, points: BenchPoint[]): 
   await res.emu.close();
   const [up, preview] = res.runs as [FleetRun, FleetRun];
   points.push(
-    point("set (TypeScript)", up, res.commands, 1001, "<= 60 s, no 429"),
-    point("set (TypeScript)", preview, res.commands, 1001, "<= 30 s"),
+    point("set of 10, 1,000 guilds", up, res.commands, 1001, "<= 60 s, no 429"),
+    point("set of 10, 1,000 guilds", preview, res.commands, 1001, "<= 30 s"),
   );
   return [
     `A bot in 1,000 guilds: 10 definitions to the global scope + 1,000 guilds (${res.commands} commands):`,
@@ -305,7 +305,10 @@ async function noopRows(count: number, points: BenchPoint[]): Promise<string[]> 
       PREVIEW_REFRESH,
       undefined,
     );
-    points.push(point("no-op", up, count, 1), point("no-op", preview, count, 1));
+    points.push(
+      point("no-op resources", up, count, 1),
+      point("no-op resources", preview, count, 1),
+    );
     return [
       `${count} no-op dynamic resources: up ${up.figures.seconds.toFixed(1)} s, ` +
         `no-op preview --refresh ${preview.figures.seconds.toFixed(1)} s (the engine's own cost)`,
@@ -338,9 +341,9 @@ export async function fleetMain(): Promise<void> {
   process.stdout.write(`\n${lines.join("\n")}\n`);
   if (process.argv.includes("--write-docs")) {
     const date = new Date().toISOString().slice(0, 10);
-    writePerformanceDocs(
+    writePerformanceDocs({
       points,
-      `${date}, ${os.cpus().length} cores, load average ${loadAverage()} at the end of the run (\`npm run bench -- --fleet --write-docs\`).`,
-    );
+      conditions: `${date}, ${os.cpus().length} cores, load average ${loadAverage()} at the end of the run.`,
+    });
   }
 }
