@@ -81,13 +81,6 @@ async function fleetEmulator(guilds: readonly string[], others: boolean): Promis
   return emu;
 }
 
-/** The environment that profiles a run's processes into `dir`. */
-function profilingEnv(dir: string | undefined): Record<string, string> {
-  if (dir === undefined) return {};
-  fs.mkdirSync(dir, { recursive: true });
-  return { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}` };
-}
-
 /** `pulumi <args>`, with the engine's own profile when profiling. */
 function cliArgs(args: readonly string[], dir: string | undefined, label: string): string[] {
   if (dir === undefined) return [...args];
@@ -136,7 +129,7 @@ async function fleetScenario(
     door === "typescript"
       ? { "index.ts": fleetTypescript(s), "programClock.ts": tsProgramClock }
       : { "Pulumi.yaml": fleetYaml(name, s) };
-  const prog = benchProgram(name, files(shape), profilingEnv(undefined));
+  const prog = benchProgram(name, files(shape));
   if (door === "typescript") linkPackage(prog);
   const ns = door === "typescript" ? "discord" : "discord-commands";
   const runs: FleetRun[] = [];
