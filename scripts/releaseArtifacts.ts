@@ -10,27 +10,19 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { sha256 } from "./archives";
 import type { Artifacts } from "./package";
-import type { PythonMetadata } from "./packagePython";
 import { ReleaseError } from "./releaseTargets";
 
 const MANIFEST = "release.json";
 const SUMS = "SHA256SUMS";
 
-/** release.json: every artifact by its path in the folder (`/`-separated). */
-interface Manifest {
-  readonly version: string;
-  readonly pluginServer: string;
-  readonly pluginArchives: Readonly<Record<string, string>>;
-  readonly pythonWheel: string;
-  readonly pythonSdist: string;
-  readonly pythonMetadata: PythonMetadata;
-  readonly nodeTarball: string;
-  readonly npmTarball: string;
-  readonly goModule: string;
-  readonly goVersion: string;
+/**
+ * release.json: the build's artifacts (package.ts `Artifacts`) by their paths in the folder
+ * (`/`-separated), without the folder itself and the proxy folder derived from it.
+ */
+type Manifest = Omit<Artifacts, "dir" | "goProxy" | "goFiles"> & {
   /** The Go module's files, by their path under the folder's `go/` (a proxy's root). */
   readonly goFiles: readonly string[];
-}
+};
 
 /** Writes release.json into the build's folder (`artifacts.dir`). */
 export function saveArtifacts(artifacts: Artifacts): void {
