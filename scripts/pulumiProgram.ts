@@ -91,19 +91,28 @@ export function linkNodeSdk(programDir: string, sdkBin: string): void {
 }
 
 /**
- * The generated Python SDK into setup's venv, as a user installs it; its dependencies are
- * in the venv already (toolchain/python/requirements.txt), so no index is needed.
+ * The generated Python SDK into a venv (setup's by default), as a user installs it; its
+ * dependencies are in the venv already (toolchain/python/requirements.txt), so no index is
+ * needed. pip builds a local folder in place (setuptools' `build/` inside it), so two test
+ * workers installing at once would collide there ("File exists"): each installs from its
+ * own copy of the source.
  */
-export function installPythonSdk(): void {
+export function installPythonSdk(venv: string = PYTHON_VENV): void {
+  const copy = path.join(scratchDir("sdk-python"), "python");
+  fs.cpSync(path.join(PROJECT_ROOT, "sdks", "python"), copy, {
+    recursive: true,
+    filter: (source) => !/[\\/](build|[^\\/]*\.egg-info|__pycache__)$/.test(source),
+  });
   try {
-    execFileSync(
-      path.join(PYTHON_VENV, "bin", "pip"),
-      ["install", "--no-deps", "--quiet", path.join(PROJECT_ROOT, "sdks", "python")],
-      { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
-    );
+    execFileSync(path.join(venv, "bin", "pip"), ["install", "--no-deps", "--quiet", copy], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
   } catch (err) {
     const stderr = (err as { stderr?: unknown }).stderr;
     throw new Error(`pip install sdks/python failed:\n${String(stderr ?? err)}`, { cause: err });
+  } finally {
+    fs.rmSync(path.dirname(copy), { recursive: true, force: true });
   }
 }
 

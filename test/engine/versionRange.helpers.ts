@@ -9,10 +9,9 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { execFileSync } from "node:child_process";
 import type { RunningEmulator } from "../../emulator";
 import { startEmulator } from "../../emulator";
-import { PulumiProgram } from "../../scripts/pulumiProgram";
+import { installPythonSdk, PulumiProgram } from "../../scripts/pulumiProgram";
 import { PROJECT_ROOT, requireToolchain } from "../../scripts/toolchain";
 import type { RangeEnd, RangeToolchain } from "../../scripts/versionRange";
 import { findRangeToolchain, rangePath } from "../../scripts/versionRange";
@@ -256,12 +255,7 @@ export function rangeSmoke(end: RangeEnd): void {
 
     test("Python through the plugin: deploy, field error, destroy", async () => {
       const venv = rt.venv;
-      execFileSync(path.join(venv, "bin", "pip"), [
-        "install",
-        "--no-deps",
-        "--quiet",
-        path.join(PROJECT_ROOT, "sdks", "python"),
-      ]);
+      installPythonSdk(venv);
       const project = [
         `name: range-python-${end}`,
         "runtime:",
