@@ -20,6 +20,7 @@ import { withConfigurationTable } from "../provider/package/configurationTable";
 import { renderReference } from "../provider/package/reference";
 import type { PackageSchema } from "../provider/package/types";
 import type { Toolchain } from "./toolchain";
+import { cachedHostCurrent, HOSTS } from "./languageHosts";
 import { PROJECT_ROOT, requireToolchain, SetupError, toolchainPath } from "./toolchain";
 
 export const SCHEMA_FILE = path.join(PROJECT_ROOT, "plugin", "schema.json");
@@ -223,6 +224,12 @@ async function main(): Promise<void> {
   write(INSTALLATION_FILE, await renderInstallationFile());
   if (schemaOnly) return;
   const tc = requireToolchain();
+  if (tc.source === "cache" && !cachedHostCurrent(tc.pulumiBinDir, HOSTS.nodejs, "generate")) {
+    throw new SetupError(
+      "the cached Node.js language host was built by `npm start`'s setup with this machine's Go, " +
+        "whose SDK generator differs from Pulumi's releases: run `npm run setup` (it builds the hosts with Go 1.25), then generate again.",
+    );
+  }
   // Generated beside, then swapped in: a failed run leaves the committed SDKs as they were.
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "gen-sdk-out-"));
   try {

@@ -3,6 +3,7 @@
  * module in toolchain/, where a built one is found (beside a CLI on PATH, or in the cache
  * when its stamp names the pinned source), and the companion files Pulumi ships beside one.
  */
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { goBuild, goModVersion, sdkModuleDir } from "./goModules";
@@ -84,19 +85,37 @@ export const HOSTS: Readonly<Record<"nodejs" | OtherLanguage, HostSpec>> = {
 
 export type HostName = keyof typeof HOSTS;
 
-/** What a cached host was built from, e.g. "github.com/pulumi/pulumi-yaml v1.25.0". */
-function hostSource(spec: HostSpec): string {
+/**
+ * What a cached host was built from, e.g. "github.com/pulumi/pulumi-yaml v1.25.0"; the
+ * hosts of HOSTS_MODULE add the Go that built them ("... built with go1.25.0").
+ */
+function hostSource(spec: HostSpec, goVersion: string = HOSTS_GO_TOOLCHAIN): string {
   const version = goModVersion(toolchainDir(spec.moduleDir), spec.modulePath);
-  const go = spec.moduleDir === HOSTS_MODULE ? ` built with ${HOSTS_GO_TOOLCHAIN}` : "";
+  const go = spec.moduleDir === HOSTS_MODULE ? ` built with ${goVersion}` : "";
   return `${spec.modulePath} ${version ?? "(unpinned)"}${go}`;
 }
 
-/** A cached host whose stamp says it was built from the wrapper module's pin, as we build. */
-export function cachedHostCurrent(binDir: string, spec: HostSpec): boolean {
+/**
+ * What a cached host is good for. "generate": built from the wrapper module's pin as the
+ * full setup builds it (Go 1.25 for HOSTS_MODULE), so its SDK generator writes what
+ * Pulumi's releases did. "run": built from the pin by another Go (the demo's setup builds
+ * the Node.js host with the machine's Go, sharing the CLI's compiled packages): it runs
+ * programs just as well.
+ */
+export type HostGrade = "run" | "generate";
+
+/** A cached host whose stamp says it was built from the wrapper module's pin, fit for `need`. */
+export function cachedHostCurrent(
+  binDir: string,
+  spec: HostSpec,
+  need: HostGrade = "generate",
+): boolean {
   if (!fs.existsSync(path.join(binDir, spec.binary)) || !companionsPresent(binDir, spec)) {
     return false;
   }
-  return readIfExists(stampFile(binDir, spec))?.trim() === hostSource(spec);
+  const stamp = readIfExists(stampFile(binDir, spec))?.trim();
+  if (stamp === hostSource(spec)) return true;
+  return need === "run" && stamp?.startsWith(hostSource(spec, "")) === true;
 }
 
 /** A stamp beside a cached host names what it was built from, so a bumped pin rebuilds it. */
@@ -152,6 +171,7 @@ export function installCompanions(
 /**
  * Builds language hosts into the cache's `binDir` (its lock held), one `go build` per
  * wrapper module, with their companions and the stamps that name what they were built from.
+ * `grade` "run" builds HOSTS_MODULE's hosts with the machine's Go (see HostGrade).
  */
 export async function buildHosts(
   go: string,
@@ -159,10 +179,12 @@ export async function buildHosts(
   hosts: readonly HostName[],
   version: string,
   log: (line: string) => void,
+  grade: HostGrade = "generate",
 ): Promise<void> {
   log(`Building the language hosts (${hosts.join(", ")}) from Go modules into ${binDir}`);
   for (const moduleDir of [...new Set(hosts.map((h) => HOSTS[h].moduleDir))]) {
     const specs = hosts.map((h) => HOSTS[h]).filter((s) => s.moduleDir === moduleDir);
+    const env = moduleDir === HOSTS_MODULE ? hostsModuleEnv(grade) : {};
     await goBuild(
       go,
       {
@@ -170,17 +192,30 @@ export async function buildHosts(
         pkgs: specs.map((s) => s.pkg),
         outDir: binDir,
         ldflags: "-s -w",
-        // go.sum (committed) pins the hash of what the checksum database lacks.
-        env:
-          moduleDir === HOSTS_MODULE
-            ? { GONOSUMDB: HOSTS_GONOSUMDB, GOTOOLCHAIN: HOSTS_GO_TOOLCHAIN }
-            : {},
+        env,
       },
       log,
     );
+    const goVersion = env["GOTOOLCHAIN"] ?? builtWith(go, toolchainDir(moduleDir));
     for (const spec of specs) {
       installCompanions(go, binDir, spec, version);
-      fs.writeFileSync(stampFile(binDir, spec), `${hostSource(spec)}\n`);
+      fs.writeFileSync(stampFile(binDir, spec), `${hostSource(spec, goVersion)}\n`);
     }
   }
+}
+
+/**
+ * HOSTS_MODULE's build environment: go.sum (committed) pins the hash of what the checksum
+ * database lacks; Go 1.25 unless only running matters.
+ */
+function hostsModuleEnv(grade: HostGrade): NodeJS.ProcessEnv {
+  return grade === "generate"
+    ? { GONOSUMDB: HOSTS_GONOSUMDB, GOTOOLCHAIN: HOSTS_GO_TOOLCHAIN }
+    : { GONOSUMDB: HOSTS_GONOSUMDB };
+}
+
+/** The Go release `go` builds a module with (its own, or the newer one the go.mod asks for). */
+function builtWith(go: string, moduleDir: string): string {
+  const answer = spawnSync(go, ["env", "GOVERSION"], { cwd: moduleDir, encoding: "utf8" });
+  return answer.stdout.trim() || "an unknown Go";
 }

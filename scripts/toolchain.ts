@@ -25,7 +25,7 @@ import {
   installCompanions,
   OTHER_LANGUAGES,
 } from "./languageHosts";
-import type { HostName } from "./languageHosts";
+import type { HostGrade, HostName } from "./languageHosts";
 import {
   createPythonVenv,
   findPython,
@@ -154,7 +154,7 @@ function lookForToolchain(): Toolchain | undefined {
   const binDir = onPath ?? cached;
   if (!binDir) return undefined;
   // The Node.js host belongs with the CLI (findCliOnPath checked it for a CLI on PATH).
-  if (!onPath && !cachedHostCurrent(binDir, HOSTS.nodejs)) return undefined;
+  if (!onPath && !cachedHostCurrent(binDir, HOSTS.nodejs, "run")) return undefined;
   const source = onPath ? "path" : "cache";
   const languageHosts: Partial<Record<OtherLanguage, string>> = {};
   for (const lang of OTHER_LANGUAGES) {
@@ -229,7 +229,8 @@ function bundleDynamicPlugin(tc: Toolchain): void {
 
 /**
  * What the cache lacks for this version: the CLI itself, and which language hosts (of
- * Node.js and `others`).
+ * Node.js and `others`); with `others`, a Node.js host only fit to run is rebuilt too
+ * (the full setup's hosts generate SDKs; see HostGrade).
  */
 function missingParts(
   version: string,
@@ -238,11 +239,17 @@ function missingParts(
   const binDir = cacheBinDir(version);
   const onPath = findCliOnPath(version);
   const hosts: HostName[] = [];
-  if (!onPath && !cachedHostCurrent(binDir, HOSTS.nodejs)) hosts.push("nodejs");
+  const nodejsNeed = hostGrade(others);
+  if (!onPath && !cachedHostCurrent(binDir, HOSTS.nodejs, nodejsNeed)) hosts.push("nodejs");
   for (const lang of others) {
     if (!findHost(lang, onPath ?? binDir, onPath ? "path" : "cache", version)) hosts.push(lang);
   }
   return { cli: !onPath && !findCliInCache(version), hosts };
+}
+
+/** What the hosts must be fit for: running programs only when no other language is wanted. */
+function hostGrade(others: readonly OtherLanguage[]): HostGrade {
+  return others.length === 0 ? "run" : "generate";
 }
 
 /** Builds the CLI and the missing language hosts into the cache, under the cache's lock. */
@@ -281,7 +288,9 @@ async function buildIntoCache(
         log,
       );
     }
-    if (missing.hosts.length > 0) await buildHosts(go, binDir, missing.hosts, version, log);
+    if (missing.hosts.length > 0) {
+      await buildHosts(go, binDir, missing.hosts, version, log, hostGrade(others));
+    }
   });
 }
 
@@ -323,10 +332,14 @@ export async function ensureToolchain(
   }
   const found = findToolchain();
   // Looking again costs two `pulumi version` runs: only when something is missing.
-  const missing: ReturnType<typeof missingParts> =
-    found && others.every((l) => found.languageHosts[l])
-      ? { cli: false, hosts: [] }
-      : missingParts(version, others);
+  const complete =
+    found &&
+    others.every((l) => found.languageHosts[l]) &&
+    (found.source === "path" ||
+      cachedHostCurrent(found.pulumiBinDir, HOSTS.nodejs, hostGrade(others)));
+  const missing: ReturnType<typeof missingParts> = complete
+    ? { cli: false, hosts: [] }
+    : missingParts(version, others);
   if (missing.cli || missing.hosts.length > 0) {
     const go = findGo();
     if (go) {

@@ -10,6 +10,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type * as Toolchain from "../../scripts/toolchain";
+import { cachedHostCurrent, HOSTS } from "../../scripts/languageHosts";
 import { OTHER_LANGUAGES, requireToolchain } from "../../scripts/toolchain";
 
 describe("setup's toolchain for Python, Go and YAML", () => {
@@ -70,5 +71,31 @@ describe("setup for the demo", () => {
       expect(demo.pulumiBinDir.startsWith(cache)).toBe(true);
       expect(demo.languageHosts).toEqual({});
     }
+  });
+
+  test("a Node.js host built with the machine's Go runs the demo, but generates no SDK", async () => {
+    const tc = requireToolchain();
+    if (tc.source !== "cache") return; // a CLI on PATH brings Pulumi's own host
+    const bin = path.join(cache, "pulumi-discord-commands", `pulumi-v${tc.pulumiVersion}`, "bin");
+    const stamp = path.join(bin, ".pulumi-language-nodejs.source");
+    const built = fs.readFileSync(stamp, "utf8");
+    expect(built).toMatch(/ built with go1\.25\.0\n$/);
+    // What `setup --demo` writes when the machine's Go (here a newer one) built the host.
+    fs.writeFileSync(stamp, built.replace(/go1\.25\.0/, "go1.26.8"));
+    expect(cachedHostCurrent(bin, HOSTS.nodejs, "run")).toBe(true);
+    expect(cachedHostCurrent(bin, HOSTS.nodejs, "generate")).toBe(false);
+    let toolchain: typeof Toolchain | undefined;
+    jest.isolateModules(() => {
+      toolchain = jest.requireActual<typeof Toolchain>("../../scripts/toolchain");
+    });
+    const lines: string[] = [];
+    const demo = await toolchain?.ensureToolchain((line) => lines.push(line), {
+      nodejsOnly: true,
+    });
+    expect(lines.filter((line) => /Building|waiting/.test(line))).toEqual([]);
+    expect(demo?.pulumiBinDir).toBe(bin);
+    // Another pin's stamp is no host at all, whatever Go built it.
+    fs.writeFileSync(stamp, built.replace(/ v\S+ built/, " v3.0.0-0 built"));
+    expect(cachedHostCurrent(bin, HOSTS.nodejs, "run")).toBe(false);
   });
 });
