@@ -24,6 +24,17 @@ describe("setup's toolchain for Python, Go and YAML", () => {
   });
 });
 
+/** `setup --demo`'s toolchain, from a module of its own (the test's remembers the machine's). */
+async function demoSetup(): Promise<{ lines: string[]; demo: Toolchain.Toolchain | undefined }> {
+  let toolchain: typeof Toolchain | undefined;
+  jest.isolateModules(() => {
+    toolchain = jest.requireActual<typeof Toolchain>("../../scripts/toolchain");
+  });
+  const lines: string[] = [];
+  const demo = await toolchain?.ensureToolchain((line) => lines.push(line), { nodejsOnly: true });
+  return { lines, demo };
+}
+
 /**
  * `npm start`'s setup (`setup --demo`) needs the CLI and its Node.js host only: from a
  * cache holding just those (links to this machine's), it builds nothing and finds no other
@@ -56,15 +67,7 @@ describe("setup for the demo", () => {
   });
 
   test("builds nothing more than the CLI and the Node.js host", async () => {
-    // A module of its own: the one above remembers the machine's toolchain.
-    let toolchain: typeof Toolchain | undefined;
-    jest.isolateModules(() => {
-      toolchain = jest.requireActual<typeof Toolchain>("../../scripts/toolchain");
-    });
-    const lines: string[] = [];
-    const demo = await toolchain?.ensureToolchain((line) => lines.push(line), {
-      nodejsOnly: true,
-    });
+    const { lines, demo } = await demoSetup();
     expect(lines.filter((line) => /Building|waiting/.test(line))).toEqual([]);
     // From the cache, the other hosts are absent (a CLI on PATH brings its own beside it).
     if (demo?.source === "cache") {
@@ -84,14 +87,7 @@ describe("setup for the demo", () => {
     fs.writeFileSync(stamp, built.replace(/go1\.25\.0/, "go1.26.8"));
     expect(cachedHostCurrent(bin, HOSTS.nodejs, "run")).toBe(true);
     expect(cachedHostCurrent(bin, HOSTS.nodejs, "generate")).toBe(false);
-    let toolchain: typeof Toolchain | undefined;
-    jest.isolateModules(() => {
-      toolchain = jest.requireActual<typeof Toolchain>("../../scripts/toolchain");
-    });
-    const lines: string[] = [];
-    const demo = await toolchain?.ensureToolchain((line) => lines.push(line), {
-      nodejsOnly: true,
-    });
+    const { lines, demo } = await demoSetup();
     expect(lines.filter((line) => /Building|waiting/.test(line))).toEqual([]);
     expect(demo?.pulumiBinDir).toBe(bin);
     // Another pin's stamp is no host at all, whatever Go built it.
