@@ -13,10 +13,11 @@
  *    scope) with 1,000 guilds held.
  *
  *   npm run bench -- --fleet [--only=set,set-yaml,thousand,singles,noop] [--guilds=10,100]
- *     [--per-command] [--profile=<dir>] [--write-docs]
+ *     [--per-command] [--parallel=<n>] [--profile=<dir>] [--write-docs]
  *
- *  - `singles`: 100 `GuildCommand`s in 2 scopes in bulk mode (and, with `--per-command`, in
- *    per-command mode: about 3 minutes, the service's 5 creates per 20 s per scope);
+ *  - `singles`: 100 `GuildCommand`s in 2 scopes in bulk mode, with the CLI's `--parallel`
+ *    given by `--parallel=<n>` (and, with `--per-command`, in per-command mode: about 3
+ *    minutes, the service's 5 creates per 20 s per scope);
  *  - `noop`: 100 and 1,100 no-op dynamic resources, the engine's own cost;
  *  - `--write-docs`: docs/performance.md and its charts, from this run (scripts/benchChart.ts).
  *
@@ -258,7 +259,10 @@ async function thousandRows(profile: string | undefined, points: BenchPoint[]): 
 
 /** Single resources (100 in 2 scopes) in bulk mode, and per-command mode with --per-command. */
 async function singlesRows(points: BenchPoint[]): Promise<string[]> {
-  const rows: Row[] = [await bulkScenario(200, undefined)];
+  const parallel = flag("parallel");
+  const rows: Row[] = [
+    await bulkScenario(200, parallel === undefined ? undefined : Number(parallel)),
+  ];
   if (process.argv.includes("--per-command")) {
     const res = await perCommandScenario();
     res.prog.cleanup();

@@ -49,3 +49,21 @@ export function scopeCapProblems(
   }
   return problems;
 }
+
+/**
+ * The ids of the live commands a resource manages, as far as its check can tell: check gets
+ * the old inputs, which hold no `commandIds` (in both doors), so these are the live
+ * commands its previous definitions name (by type and name; a scope holds one of each),
+ * which its write replaces, renamed or removed ones included.
+ */
+export function managedBefore(live: readonly WireCommand[], previous: readonly Bag[]): Set<string> {
+  return new Set(
+    live
+      .filter((c) =>
+        previous.some((d) =>
+          sameIdentity(c as unknown as Bag, { type: d["type"], name: d["name"] }),
+        ),
+      )
+      .map((c) => c.id),
+  );
+}

@@ -48,7 +48,7 @@ import {
   unknownPaths,
 } from "./propertyBags";
 import type { ProviderRuntime } from "./runtime";
-import { scopeCapProblems } from "./scopeCaps";
+import { managedBefore, scopeCapProblems } from "./scopeCaps";
 import { planScopeWrite } from "./scopeWritePlan";
 import { commandPath, definitionFailures, keyIsSecret, markedIds } from "./scopeCommandDefinitions";
 import type { Change } from "./scopeCommandChanges";
@@ -155,7 +155,12 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ConfiguredLifecycle 
       return []; // no credentials at preview, or the scope cannot be read: the write will tell
     }
     const defs = Object.values(definitions(inputs));
-    const managed = new Set(Object.values(commandIds(olds)));
+    const before = rt.withApplication(olds);
+    const sameScope =
+      optionalString(before, "applicationId") === applicationId &&
+      optionalString(before, "guildId") === guildId;
+    const previous = sameScope ? managedBefore(live, Object.values(definitions(before))) : [];
+    const managed = new Set([...Object.values(commandIds(olds)), ...previous]);
     return scopeCapProblems(rt, applicationId, guildId, live, defs, managed).map((reason) => ({
       property: WHOLE_SCOPE,
       reason,

@@ -2,7 +2,8 @@
  * What check and diff can know about the per-scope limits (scopeLimits.ts), against the
  * emulator: a new command that would pass the count limit fails check naming the scope,
  * the stack's resources that fill it and the live commands none of them declares;
- * more than 200 creates in one guild fail check; a rename in a full scope asks for
+ * more than 200 creates in one guild fail check; a rename inside a set at the cap passes
+ * check (its old command is its own); a rename in a full scope asks for
  * delete-before-replace; and no request is made when nothing is created or renamed.
  */
 import type { RunningEmulator } from "../../emulator";
@@ -190,6 +191,31 @@ describe("a full scope's message names who fills it", () => {
       "98 declared here and 3 there already that this resource does not manage (the stack's " +
         "resources checked so far declare 2 of them: 'one', 'two'; 1 live command no resource " +
         `checked so far declares, by id: ${strayId()}); remove those or declare fewer`,
+    );
+  });
+});
+
+describe("check of a full set's change", () => {
+  test("a rename inside a set at the cap passes: its old command is the set's own, which the PUT replaces", async () => {
+    await fill(0);
+    const names = Array.from({ length: 100 }, (_, i) => `s${i}`);
+    const about = (name: string) => `The ${name} command`;
+    const olds = guildSetInputs(emu, setCommands(names, about));
+    await scopeCommandsProvider(runtime).create(olds);
+    await configureAll(emu); // the next deployment
+    const renamed = guildSetInputs(emu, setCommands([...names.slice(1), "renamed"], about));
+    // Check gets the old inputs (no commandIds), in both doors.
+    const verdict = await scopeCommandsProvider(runtime).check(olds, renamed);
+    expect(verdict.failures).toEqual([]);
+    // A live command of another writer still counts (s0 deleted to make room for it).
+    emu.control.deleteCommand(
+      String(emu.control.commands().find((c) => c["name"] === "s0")?.["id"]),
+    );
+    expect((await api.post(`${api.guild}/commands`, slashArgs("stray"))).status).toBe(201);
+    await configureAll(emu);
+    const full = await scopeCommandsProvider(runtime).check(olds, renamed);
+    expect(full.failures.map((f) => f.reason).join("\n")).toContain(
+      "would hold 101 CHAT_INPUT commands (the limit is 100): 100 declared here and 1 there already",
     );
   });
 });
