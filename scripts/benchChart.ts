@@ -12,7 +12,7 @@ import { PROJECT_ROOT } from "./toolchain";
 
 /** One measured run. */
 export interface BenchPoint {
-  /** The series: "set", "set (plugin, YAML)", "bulk singles", "per-command singles", "no-op". */
+  /** The series: a set (per door and size), bulk or per-command singles, no-op resources. */
   readonly series: string;
   readonly run: "up" | "preview --refresh";
   readonly commands: number;
@@ -154,7 +154,11 @@ export function writePerformanceDocs(run?: BenchRun): void {
     "100 rich definitions (options, choices, subcommands, localizations) to the global scope",
     "and N guilds with a permissions entry per guild, or 10 small definitions to 1,000",
     "guilds; single resources are 100 `GuildCommand`s in 2 scopes; no-op resources are",
-    "Pulumi dynamic resources that do nothing, one per command (the engine's own cost).",
+    "Pulumi dynamic resources that do nothing, one per command (the engine's own cost);",
+    "\"the set's data per scope\" and \"once\" carry the set's 100 definitions in no-op",
+    "resources (no request, none of this package's code), one resource per scope and a",
+    "permissions resource per guild as a `CommandSet` holds them, or the definitions once",
+    "with each scope's command ids in one resource: the engine's cost of the state's shape.",
     "The goals are issue 49's. `npm run bench -- --fleet --write-docs` measures and writes",
     "this page; `npx ts-node --transpile-only scripts/benchChart.ts` writes it again from",
     "docs/performance.json.",

@@ -12,13 +12,16 @@
  *    `up` from empty, a no-op `preview --refresh`, then the emulator's page (the first
  *    scope) with 1,000 guilds held.
  *
- *   npm run bench -- --fleet [--only=set,set-yaml,thousand,singles,noop] [--guilds=10,100]
+ *   npm run bench -- --fleet [--only=set,set-yaml,thousand,singles,noop,shape] [--guilds=10,100]
  *     [--per-command] [--parallel=<n>] [--profile=<dir>] [--write-docs]
  *
  *  - `singles`: 100 `GuildCommand`s in 2 scopes in bulk mode, with the CLI's `--parallel`
  *    given by `--parallel=<n>` (and, with `--per-command`, in per-command mode: about 3
  *    minutes, the service's 5 creates per 20 s per scope);
  *  - `noop`: 100 and 1,100 no-op dynamic resources, the engine's own cost;
+ *  - `shape`: the set's data at each `--guilds` size in no-op dynamic resources (no request,
+ *    none of this package's code), one resource per scope as a `CommandSet` holds it, and
+ *    the data once in one resource: the engine's cost of the state's shape;
  *  - `--write-docs`: docs/performance.md and its charts, from this run (scripts/benchChart.ts).
  *
  * `--profile=<dir>` writes CPU profiles of every process of each run: the engine's
@@ -34,7 +37,7 @@ import { CommandsApi } from "../provider/client";
 import type { RunFigures } from "./benchScale";
 import { benchProgram, run, tsProgramClock } from "./benchScale";
 import type { FleetShape } from "./benchFleetPrograms";
-import { APP, fleetGuilds, fleetTypescript, fleetYaml } from "./benchFleetPrograms";
+import { APP, fleetGuilds, fleetTypescript, fleetYaml, shapeProgram } from "./benchFleetPrograms";
 import type { BenchPoint } from "./benchChart";
 import { writePerformanceDocs } from "./benchChart";
 import type { Row } from "./benchMeasures";
@@ -286,15 +289,20 @@ async function singlesRows(points: BenchPoint[]): Promise<string[]> {
   });
 }
 
-/** `count` no-op dynamic resources: `up` from empty and a no-op `preview --refresh`. */
-async function noopRows(count: number, points: BenchPoint[]): Promise<string[]> {
-  const prog = benchProgram(`bench-fleet-noop-${count}`, {
-    "index.ts": noopProgram.replace(/i < \d+/, `i < ${count}`),
-  });
+/**
+ * A program of no-op dynamic resources (no request): `up` from empty and a no-op
+ * `preview --refresh`, and the state's size after the `up`.
+ */
+async function noopRuns(
+  name: string,
+  program: string,
+): Promise<{ up: FleetRun; preview: FleetRun; stateBytes: number }> {
+  const prog = benchProgram(name, { "index.ts": program });
   const emu = await fleetEmulator([], false);
   try {
     await prog.stack("bench");
     const up = await timedRun(emu, prog, "up from empty", UP, undefined);
+    const stateBytes = fs.statSync(prog.stateFile("bench")).size;
     const preview = await timedRun(
       emu,
       prog,
@@ -302,22 +310,50 @@ async function noopRows(count: number, points: BenchPoint[]): Promise<string[]> 
       PREVIEW_REFRESH,
       undefined,
     );
-    points.push(
-      point("no-op resources", up, count, 1),
-      point("no-op resources", preview, count, 1),
-    );
-    return [
-      `${count} no-op dynamic resources: up ${up.figures.seconds.toFixed(1)} s, ` +
-        `no-op preview --refresh ${preview.figures.seconds.toFixed(1)} s (the engine's own cost)`,
-    ];
+    return { up, preview, stateBytes };
   } finally {
     prog.cleanup();
     await emu.close();
   }
 }
 
+/** `count` no-op dynamic resources: `up` from empty and a no-op `preview --refresh`. */
+async function noopRows(count: number, points: BenchPoint[]): Promise<string[]> {
+  const program = noopProgram.replace(/i < \d+/, `i < ${count}`);
+  const { up, preview } = await noopRuns(`bench-fleet-noop-${count}`, program);
+  points.push(point("no-op resources", up, count, 1), point("no-op resources", preview, count, 1));
+  return [
+    `${count} no-op dynamic resources: up ${up.figures.seconds.toFixed(1)} s, ` +
+      `no-op preview --refresh ${preview.figures.seconds.toFixed(1)} s (the engine's own cost)`,
+  ];
+}
+
+/**
+ * The engine's cost of the set's state shape at `guilds` guilds, with no-op providers (no
+ * request, none of this package's code): one resource per scope, or the data once.
+ */
+async function shapeRows(guilds: number, points: BenchPoint[]): Promise<string[]> {
+  const lines: string[] = [];
+  const commands = 100 * (guilds + 1);
+  for (const shape of ["per scope", "once"] as const) {
+    const name = `bench-fleet-shape-${shape.replace(" ", "-")}-${guilds}`;
+    const { up, preview, stateBytes } = await noopRuns(name, shapeProgram(shape, guilds));
+    const series = `no-op, the set's data ${shape}`;
+    points.push(
+      point(series, up, commands, guilds + 1),
+      point(series, preview, commands, guilds + 1),
+    );
+    lines.push(
+      `${series} (${commands} commands, ${shape === "once" ? 1 : 2 * guilds + 1} resources): ` +
+        `up ${up.figures.seconds.toFixed(1)} s, no-op preview --refresh ${preview.figures.seconds.toFixed(1)} s, ` +
+        `state ${stateBytes} bytes (the engine's cost of the shape, no request)`,
+    );
+  }
+  return lines;
+}
+
 export async function fleetMain(): Promise<void> {
-  const only = flag("only")?.split(",") ?? ["set", "thousand", "singles", "noop"];
+  const only = flag("only")?.split(",") ?? ["set", "thousand", "singles", "noop", "shape"];
   const profile = flag("profile");
   const sizes = flag("guilds")?.split(",").map(Number) ?? [10, 100];
   const at = (key: string): string | undefined => profile && path.join(profile, key);
@@ -333,6 +369,9 @@ export async function fleetMain(): Promise<void> {
   if (only.includes("singles")) lines.push(...(await singlesRows(points)));
   if (only.includes("noop")) {
     for (const count of [100, 1100]) lines.push(...(await noopRows(count, points)));
+  }
+  if (only.includes("shape")) {
+    for (const guilds of sizes) lines.push(...(await shapeRows(guilds, points)));
   }
   lines.push(`load average at the end: ${loadAverage()}`);
   process.stdout.write(`\n${lines.join("\n")}\n`);

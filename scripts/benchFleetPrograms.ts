@@ -152,3 +152,31 @@ export function fleetYaml(name: string, shape: FleetShape): string {
     "",
   ].join("\n");
 }
+
+/**
+ * The engine's cost of a fleet's state shape, without this package (no requests, no-op
+ * dynamic resources that return their inputs as outputs), for the set of 100 rich
+ * definitions in the global scope and `guilds` guilds: "per scope" as a `CommandSet` holds
+ * them (a resource per scope carrying every definition, a permissions resource per guild),
+ * or "once" (one resource: the definitions once, the scopes, and each scope's command ids).
+ */
+export function shapeProgram(shape: "per scope" | "once", guilds: number): string {
+  const defs = Object.fromEntries(fleetDefinitions("rich").map((d) => [d["name"], d]));
+  const scopes = ["global", ...fleetGuilds(guilds)];
+  const resources =
+    shape === "per scope"
+      ? `for (const s of scopes) new pulumi.dynamic.Resource(provider, "scope-" + s, { guildId: s, commands: defs }, undefined, "Scope");
+for (const s of scopes.slice(1)) new pulumi.dynamic.Resource(provider, "permissions-" + s, { guildId: s, permissions: [{ id: s, type: 1, permission: true }] }, undefined, "Permissions");`
+      : `const ids = Object.fromEntries(scopes.map((s) => [s, Object.fromEntries(Object.keys(defs).map((k, i) => [k, String(1578744457061203968n + BigInt(i))]))]));
+new pulumi.dynamic.Resource(provider, "fleet", { scopes, definitions: defs, ids }, undefined, "Fleet");`;
+  return `import * as pulumi from "@pulumi/pulumi";
+const provider: pulumi.dynamic.ResourceProvider = {
+  async create(inputs) {
+    return { id: "x", outs: inputs };
+  },
+};
+const defs = ${JSON.stringify(defs)};
+const scopes: string[] = ${JSON.stringify(scopes)};
+${resources}
+`;
+}
