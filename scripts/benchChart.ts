@@ -155,7 +155,7 @@ export function writePerformanceDocs(run?: BenchRun): void {
     "and N guilds with a permissions entry per guild, or 10 small definitions to 1,000",
     "guilds; single resources are 100 `GuildCommand`s in 2 scopes; no-op resources are",
     "Pulumi dynamic resources that do nothing, one per command (the engine's own cost);",
-    "\"the set's data per scope\" and \"once\" carry the set's 100 definitions in no-op",
+    '"the set\'s data per scope" and "once" carry the set\'s 100 definitions in no-op',
     "resources (no request, none of this package's code), one resource per scope and a",
     "permissions resource per guild as a `CommandSet` holds them, or the definitions once",
     "with each scope's command ids in one resource: the engine's cost of the state's shape.",
