@@ -39,6 +39,17 @@ export interface RoomWait {
   readonly global: boolean;
 }
 
+/**
+ * Room in the global pace held for the requests one write sends one right after the other
+ * (a list GET and the PUT built from it): other requests count it as taken, so they cannot
+ * use it in between (the write would then list again), and the write's own requests spend
+ * it instead of waiting for the pace. Held and let go by `RateLimiter.hold`.
+ */
+export class PaceReservation {
+  /** Requests it holds room for that have not been sent yet. */
+  held = 0;
+}
+
 export class RateLimiter {
   readonly #learned = new Map<string, string>();
   readonly #queues = new Map<string, BucketQueue>();
@@ -48,6 +59,8 @@ export class RateLimiter {
   #globalPause: Promise<void> | undefined;
   /** Requests sent and not yet answered. */
   #inFlight = 0;
+  /** Room held by reservations for requests not sent yet (`hold`). */
+  #held = 0;
   /** When the last `#perSecond` requests were answered (or failed), oldest at `#oldest`. */
   readonly #answeredAt: number[] = [];
   #oldest = 0;
@@ -69,8 +82,23 @@ export class RateLimiter {
    * answer (it reached the service at some moment in between). Called in the same turn as
    * the `globalWaitMs()` that found no wait, so concurrent requests cannot pass together.
    */
-  sent(): void {
-    if (this.#perSecond > 0) this.#inFlight++;
+  sent(pace?: PaceReservation): void {
+    if (this.#perSecond <= 0) return;
+    this.#inFlight++;
+    if (pace !== undefined && pace.held > 0) {
+      pace.held--;
+      this.#held--;
+    }
+  }
+
+  /**
+   * Holds room in the global pace for `count` requests of `pace`'s write, in the same turn
+   * as the `roomWait` that found room for them; 0 lets go of what it did not spend.
+   */
+  hold(pace: PaceReservation, count: number): void {
+    if (this.#perSecond <= 0) return;
+    this.#held += count - pace.held;
+    pace.held = count;
   }
 
   /** The request `sent` counted was answered, or failed without an answer. */
@@ -93,8 +121,9 @@ export class RateLimiter {
   #paceWaitMs(now: number, count = 1): number {
     if (this.#perSecond <= 0) return 0;
     const recent = this.#answeredAt.filter((t) => now - t < GLOBAL_WINDOW_MS).sort((a, b) => a - b);
-    if (this.#inFlight + recent.length + count <= this.#perSecond) return 0;
-    const needed = this.#inFlight + recent.length + count - this.#perSecond;
+    const taken = this.#inFlight + this.#held + recent.length;
+    if (taken + count <= this.#perSecond) return 0;
+    const needed = taken + count - this.#perSecond;
     const frees = recent[needed - 1];
     return frees === undefined ? IN_FLIGHT_POLL_MS : frees + GLOBAL_WINDOW_MS - now;
   }
@@ -127,10 +156,14 @@ export class RateLimiter {
     }
   }
 
-  /** How long every request must still wait for a global rate limit (or its pace), in ms. */
-  globalWaitMs(): number {
+  /**
+   * How long every request must still wait for a global rate limit (or its pace), in ms; a
+   * request whose write holds room (`pace`) waits for no pace.
+   */
+  globalWaitMs(pace?: PaceReservation): number {
     const now = this.#now();
-    return Math.max(0, this.#globalUntil - now, this.#paceWaitMs(now));
+    const paceMs = pace !== undefined && pace.held > 0 ? 0 : this.#paceWaitMs(now);
+    return Math.max(0, this.#globalUntil - now, paceMs);
   }
 
   /** A global 429: pause every request of the client for `retryAfterMs`. */

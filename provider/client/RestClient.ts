@@ -35,7 +35,9 @@ import {
   TimeoutError,
 } from "./errors";
 import { isRecord, ServiceErrorCode } from "../schema";
-import type { RoomWait } from "./RateLimiter";
+import type { PaceReservation, RoomWait } from "./RateLimiter";
+import type { SendPolicy } from "./sendPolicy";
+import { SEND_AND_RETRY } from "./sendPolicy";
 import { RateLimiter } from "./RateLimiter";
 import type { RawResponse } from "./responseHeaders";
 import { header, numberHeader, parseJson, retryAfterOf, secondsToMs } from "./responseHeaders";
@@ -47,20 +49,8 @@ import { StatsRecorder } from "./stats";
 /** At most this many 429s are retried for one request, whatever they ask. */
 const MAX_RATE_LIMITED_RETRIES = 10;
 
-/** What the client may do on its own when a request fails or would wait. */
-export interface SendPolicy {
-  /** Send the request again after a 5xx, a dropped connection or a timeout. */
-  readonly resend: boolean;
-  /**
-   * Wait for the rate limits (the bucket, a global pause, a 429's Retry-After) and send
-   * then. Off: a request that would wait, or that is answered 429, throws
-   * RateLimitNotWaitedError at once.
-   */
-  readonly waitForRateLimits: boolean;
-}
-
-/** The default: every wait waited, every resendable failure sent again. */
-export const SEND_AND_RETRY: SendPolicy = { resend: true, waitForRateLimits: true };
+export { SEND_AND_RETRY };
+export type { SendPolicy };
 export type { RoomWait };
 
 export interface RequestOptions {
@@ -364,6 +354,11 @@ export class RestClient {
     return this.#limiter.roomWait(defs, params);
   }
 
+  /** Holds room in the global pace for `count` requests of `pace`'s write (0: lets go). */
+  holdPace(pace: PaceReservation, count: number): void {
+    this.#limiter.hold(pace, count);
+  }
+
   /**
    * Waits for the global pause and the bucket; returns the time waited. Throws instead
    * when the policy waits for no rate limit.
@@ -378,11 +373,11 @@ export class RestClient {
     const alreadyWaitedMs = tries.waitedMs;
     let waited = 0;
     for (;;) {
-      const globalMs = this.#limiter.globalWaitMs();
+      const globalMs = this.#limiter.globalWaitMs(send.pace);
       const global = globalMs > 0;
       const waitMs = global ? globalMs : queue.waitMs(this.#options.now());
       if (waitMs <= 0) {
-        this.#limiter.sent(); // in this turn: no other request passes the same room
+        this.#limiter.sent(send.pace); // in this turn: no other request passes the same room
         return waited;
       }
       if (!send.waitForRateLimits) {

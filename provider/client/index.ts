@@ -8,6 +8,7 @@ import { CommandsApi } from "./CommandsApi";
 export { CommandsApi, mintedSince } from "./CommandsApi";
 export type { CreateResult, ListOptions } from "./CommandsApi";
 export { RestClient, SEND_AND_RETRY } from "./RestClient";
+export { PaceReservation } from "./RateLimiter";
 export type { RequestOptions, RestResponse, RoomWait, SendPolicy } from "./RestClient";
 export { resendable } from "./retry";
 export type { ClientConfig, ClientEvent } from "./config";

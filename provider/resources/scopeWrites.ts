@@ -28,7 +28,7 @@ import type {
   WireCommandBody,
   WireCommandPatch,
 } from "../client";
-import { RateLimitError, RateLimitNotWaitedError, resendable } from "../client";
+import { PaceReservation, RateLimitError, RateLimitNotWaitedError, resendable } from "../client";
 import type { RouteDef, RouteParams } from "../routes";
 import { path as routePath, scopeParams, scopeRoutes } from "../routes";
 import type { Clock } from "./clock";
@@ -58,6 +58,8 @@ interface LockedWrite<T> {
   readonly routes: readonly RouteDef[];
   /** Tried again whole after a failure a later try may not meet (its client resends nothing). */
   readonly triedWhole: boolean;
+  /** Room in the global pace held for its requests while a try runs (its client spends it). */
+  readonly pace?: PaceReservation;
   run(): Promise<T>;
 }
 
@@ -116,10 +118,16 @@ async function underLock<T>(
   for (;;) {
     await roomFor(rt, params, write.routes);
     try {
-      return await take(applicationId, guildId, () => {
+      return await take(applicationId, guildId, async () => {
         // Looked at again now that the lock is held: another write may have used the room.
         if (rt.client.rest.roomWait(write.routes, params) !== undefined) throw new RoomTaken();
-        return write.run();
+        // Held in this same turn, so other scopes' requests leave it to this try's own.
+        if (write.pace) rt.client.rest.holdPace(write.pace, write.routes.length);
+        try {
+          return await write.run();
+        } finally {
+          if (write.pace) rt.client.rest.holdPace(write.pace, 0);
+        }
       });
     } catch (error) {
       if (error instanceof RoomTaken) continue;
@@ -205,6 +213,8 @@ export function deleteOne(
 export class ListedWrite {
   /** The client of its requests: each is sent once (the write is tried again whole). */
   readonly api: CommandsApi;
+  /** Room in the global pace for its list GET and PUT, held while a try runs. */
+  readonly pace = new PaceReservation();
   /** Its tries so far: 1 during the first. */
   attempt = 0;
   /** When its first PUT was sent (the runtime's clock): commands minted since may be its own. */
@@ -216,7 +226,7 @@ export class ListedWrite {
     private readonly rt: ScopeWriteRuntime,
     private readonly scope: "global" | "guild",
   ) {
-    this.api = rt.client.sending(ONCE);
+    this.api = rt.client.sending({ ...ONCE, pace: this.pace });
   }
 
   /** The try's list GET is being sent: what another writer does from now on may be lost. */
@@ -253,6 +263,7 @@ export function withExclusiveScopeList<T>(
     exclusive: true,
     routes: scopeRoutes(guildId).listThenOverwrite,
     triedWhole: true,
+    pace: write.pace,
     run: () => {
       write.attempt++;
       return fn(write);

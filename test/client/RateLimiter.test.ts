@@ -3,7 +3,11 @@
  * share one of its windows, counted from each request's answer (it reached the service
  * before that), on an injected clock.
  */
-import { GLOBAL_REQUESTS_PER_SECOND, RateLimiter } from "../../provider/client/RateLimiter";
+import {
+  GLOBAL_REQUESTS_PER_SECOND,
+  PaceReservation,
+  RateLimiter,
+} from "../../provider/client/RateLimiter";
 
 function limiter(perSecond = GLOBAL_REQUESTS_PER_SECOND): {
   rl: RateLimiter;
@@ -60,4 +64,48 @@ test("room for a list GET and its PUT is room for both in the global pace", () =
   expect(rl.roomWait(listThenPut, {})).toMatchObject({ global: true, waitMs: 920 });
   at(1020);
   expect(rl.roomWait(listThenPut, {})).toBeUndefined();
+});
+
+test("room held for a list GET and its PUT: other requests count it taken, the write spends it", () => {
+  const { rl, at } = limiter();
+  for (let i = 0; i < 48; i++) rl.sent();
+  for (let i = 0; i < 48; i++) rl.answered();
+  at(100);
+  const pace = new PaceReservation();
+  rl.hold(pace, 2); // room for exactly the write's two requests
+  // Another scope's request would take the PUT's room: it waits for the window.
+  expect(rl.globalWaitMs()).toBe(920);
+  // The write's list GET goes; its PUT still finds its room while others wait.
+  expect(rl.globalWaitMs(pace)).toBe(0);
+  rl.sent(pace);
+  rl.answered();
+  expect(rl.globalWaitMs()).toBe(920);
+  expect(rl.globalWaitMs(pace)).toBe(0);
+  rl.sent(pace);
+  expect(pace.held).toBe(0);
+  // Spent: the write's next request keeps the pace like any other.
+  expect(rl.globalWaitMs(pace)).toBe(920);
+});
+
+test("room held and not spent is let go (a write that finds nothing to PUT)", () => {
+  const { rl, at } = limiter();
+  for (let i = 0; i < 48; i++) rl.sent();
+  for (let i = 0; i < 48; i++) rl.answered();
+  at(100);
+  const pace = new PaceReservation();
+  rl.hold(pace, 2);
+  rl.sent(pace);
+  rl.answered();
+  expect(rl.globalWaitMs()).toBe(920); // 49 answered + the PUT's held room
+  rl.hold(pace, 0);
+  expect(pace.held).toBe(0);
+  expect(rl.globalWaitMs()).toBe(0); // the held room is free again
+});
+
+test("a limit of 0 holds nothing", () => {
+  const { rl } = limiter(0);
+  const pace = new PaceReservation();
+  rl.hold(pace, 2);
+  expect(pace.held).toBe(0);
+  expect(rl.globalWaitMs()).toBe(0);
 });
