@@ -132,16 +132,24 @@ test("tokens learned at run time are redacted on the page: a rotated bot token, 
       });
     }
     expect(emu.requestLog().filter((e) => e.path.includes(access))).toHaveLength(1);
-    const page = await get(`${emu.url}/`);
-    const live = await get(`${emu.url}/__page/log.json?after=0`);
-    for (const shown of [page.body, live.body]) {
-      for (const token of [rotated, access, refresh]) expect(shown).not.toContain(token);
-      expect(shown).toContain(REDACTED);
-    }
+    await expectRedactedOnPage(emu, [rotated, access, refresh]);
   } finally {
     await emu.close();
   }
 });
+
+/** The page and its live log show none of `tokens`, and say where they redacted. */
+async function expectRedactedOnPage(
+  emu: RunningEmulator,
+  tokens: readonly string[],
+): Promise<void> {
+  const page = await get(`${emu.url}/`);
+  const live = await get(`${emu.url}/__page/log.json?after=0`);
+  for (const shown of [page.body, live.body]) {
+    for (const token of tokens) expect(shown).not.toContain(token);
+    expect(shown).toContain(REDACTED);
+  }
+}
 
 /** PUT of a control route, as a same-site client sends it (JSON). */
 async function control(emu: RunningEmulator, sub: string, body: unknown): Promise<number> {
@@ -182,12 +190,7 @@ test("tokens the emulator held and let go stay redacted: a bot token rotated awa
     });
     expect(revoked.status).toBe(200);
     expect(emu.requestLog().filter((e) => e.path.includes(rotated))).toHaveLength(1);
-    const page = await get(`${emu.url}/`);
-    const live = await get(`${emu.url}/__page/log.json?after=0`);
-    for (const shown of [page.body, live.body]) {
-      for (const token of [rotated, access, refresh]) expect(shown).not.toContain(token);
-      expect(shown).toContain(REDACTED);
-    }
+    await expectRedactedOnPage(emu, [rotated, access, refresh]);
   } finally {
     await emu.close();
   }
