@@ -159,8 +159,10 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ConfiguredLifecycle 
     const sameScope =
       optionalString(before, "applicationId") === applicationId &&
       optionalString(before, "guildId") === guildId;
-    const previous = sameScope ? managedBefore(live, Object.values(definitions(before))) : [];
-    const managed = new Set([...Object.values(commandIds(olds)), ...previous]);
+    // Check's olds are the old inputs (no commandIds): its own are what they declared.
+    const managed = sameScope
+      ? managedBefore(live, Object.values(definitions(before)))
+      : new Set<string>();
     return scopeCapProblems(rt, applicationId, guildId, live, defs, managed).map((reason) => ({
       property: WHOLE_SCOPE,
       reason,
