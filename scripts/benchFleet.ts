@@ -12,7 +12,7 @@
  *    `up` from empty, a no-op `preview --refresh`, then the emulator's page (the first
  *    scope) with 1,000 guilds held.
  *
- *   npm run bench -- --fleet [--only=set,set-yaml,thousand,singles,noop,shape] [--guilds=10,100]
+ *   npm run bench -- --fleet [--only=set,set-yaml,packed,packed-yaml,thousand,thousand-packed,singles,noop,shape] [--guilds=10,100]
  *     [--per-command] [--parallel=<n>] [--profile=<dir>] [--write-docs]
  *
  *  - `singles`: 100 `GuildCommand`s in 2 scopes in bulk mode, with the CLI's `--parallel`
@@ -202,12 +202,15 @@ async function setRows(
   guilds: number,
   profile: string | undefined,
   points: BenchPoint[],
+  packed = false,
 ): Promise<string[]> {
-  const shape: FleetShape = { size: "rich", guilds, permissions: true };
+  const shape: FleetShape = { size: "rich", guilds, permissions: true, packed };
   const res = await fleetScenario(door, shape, profile, true);
   await res.emu.close();
   const [up, preview, change] = res.runs as [FleetRun, FleetRun, FleetRun];
-  const series = door === "typescript" ? "set of 100 (TypeScript)" : "set of 100 (plugin, YAML)";
+  const series =
+    (door === "typescript" ? "set of 100 (TypeScript)" : "set of 100 (plugin, YAML)") +
+    (packed ? ", packed" : "");
   const big = guilds >= 100;
   points.push(
     point(series, up, res.commands, guilds + 1, big ? "<= 30 s, no 429" : undefined),
@@ -239,18 +242,23 @@ async function pageMs(emu: RunningEmulator): Promise<number> {
 }
 
 /** A bot in 1,000 guilds: 10 definitions to the global scope and 1,000 guilds. */
-async function thousandRows(profile: string | undefined, points: BenchPoint[]): Promise<string[]> {
-  const shape: FleetShape = { size: "small", guilds: 1000, permissions: false };
+async function thousandRows(
+  profile: string | undefined,
+  points: BenchPoint[],
+  packed = false,
+): Promise<string[]> {
+  const shape: FleetShape = { size: "small", guilds: 1000, permissions: false, packed };
+  const series = `set of 10, 1,000 guilds${packed ? ", packed" : ""}`;
   const res = await fleetScenario("typescript", shape, profile, false);
   const page = await pageMs(res.emu);
   await res.emu.close();
   const [up, preview] = res.runs as [FleetRun, FleetRun];
   points.push(
-    point("set of 10, 1,000 guilds", up, res.commands, 1001, "<= 60 s, no 429"),
-    point("set of 10, 1,000 guilds", preview, res.commands, 1001, "<= 30 s"),
+    point(series, up, res.commands, 1001, "<= 60 s, no 429"),
+    point(series, preview, res.commands, 1001, "<= 30 s"),
   );
   return [
-    `A bot in 1,000 guilds: 10 definitions to the global scope + 1,000 guilds (${res.commands} commands):`,
+    `A bot in 1,000 guilds${packed ? " (packed set)" : ""}: 10 definitions to the global scope + 1,000 guilds (${res.commands} commands):`,
     describeRun(up, "goal <= 60 s, no 429"),
     ...up.figures.where.map((l) => `    ${l}`),
     describeRun(preview, "goal <= 30 s with exactly 1,001 list GETs"),
@@ -353,7 +361,15 @@ async function shapeRows(guilds: number, points: BenchPoint[]): Promise<string[]
 }
 
 export async function fleetMain(): Promise<void> {
-  const only = flag("only")?.split(",") ?? ["set", "thousand", "singles", "noop", "shape"];
+  const only = flag("only")?.split(",") ?? [
+    "set",
+    "packed",
+    "thousand",
+    "thousand-packed",
+    "singles",
+    "noop",
+    "shape",
+  ];
   const profile = flag("profile");
   const sizes = flag("guilds")?.split(",").map(Number) ?? [10, 100];
   const at = (key: string): string | undefined => profile && path.join(profile, key);
@@ -364,8 +380,14 @@ export async function fleetMain(): Promise<void> {
       lines.push(...(await setRows("typescript", guilds, at(`set-${guilds}`), points)));
     if (only.includes("set-yaml"))
       lines.push(...(await setRows("yaml", guilds, at(`yaml-${guilds}`), points)));
+    if (only.includes("packed"))
+      lines.push(...(await setRows("typescript", guilds, at(`packed-${guilds}`), points, true)));
+    if (only.includes("packed-yaml"))
+      lines.push(...(await setRows("yaml", guilds, at(`packed-yaml-${guilds}`), points, true)));
   }
   if (only.includes("thousand")) lines.push(...(await thousandRows(at("thousand"), points)));
+  if (only.includes("thousand-packed"))
+    lines.push(...(await thousandRows(at("thousand-packed"), points, true)));
   if (only.includes("singles")) lines.push(...(await singlesRows(points)));
   if (only.includes("noop")) {
     for (const count of [100, 1100]) lines.push(...(await noopRows(count, points)));

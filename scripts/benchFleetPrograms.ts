@@ -108,6 +108,8 @@ export interface FleetShape {
   /** One permissions entry per guild (the rich set's first command, the default role). */
   readonly permissions: boolean;
   readonly changed?: boolean;
+  /** The set in one resource (`packed: true`): the definitions once. */
+  readonly packed?: boolean;
 }
 
 function permissionsOf(shape: FleetShape): Definition[] {
@@ -127,7 +129,7 @@ import * as discord from "pulumi-discord-commands";
 new discord.CommandSet("fleet", {
   commands: ${JSON.stringify(fleetDefinitions(shape.size, shape.changed))},
   scopes: ${JSON.stringify(scopes)},
-  permissions: ${JSON.stringify(permissionsOf(shape))},
+  permissions: ${JSON.stringify(permissionsOf(shape))},${shape.packed === true ? "\n  packed: true," : ""}
 });
 `;
 }
@@ -139,6 +141,7 @@ export function fleetYaml(name: string, shape: FleetShape): string {
     commands: fleetDefinitions(shape.size, shape.changed),
     scopes,
     ...(shape.permissions ? { permissions: permissionsOf(shape) } : {}),
+    ...(shape.packed === true ? { packed: true } : {}),
   };
   return [
     `name: ${name}`,

@@ -11,6 +11,7 @@ import * as pulumi from "./pulumi";
 import type { WirePermission } from "../provider/schema";
 import type { SetPermissions, SetScope } from "../provider/resources/commandSetPlan";
 import {
+  definitionProblems,
   permissionsChildName,
   permissionsScope,
   scopeChildName,
@@ -29,6 +30,7 @@ import type {
   UserAuthorization,
 } from "./resources";
 import {
+  CommandSetScopes,
   DEFAULT_APPLICATION_ID,
   GuildCommandPermissions,
   ScopeCommands,
@@ -50,11 +52,23 @@ export interface CommandSetArgs {
   permissions?: readonly CommandSetPermissions[];
   /** The kept user authorization the permission writes wait for. */
   authorization?: UserAuthorization;
+  /**
+   * Hold every scope in one resource (`CommandSetScopes`), the definitions once, instead of
+   * one `ScopeCommands` per scope: for sets of many scopes, whose state and time it divides
+   * by the number of scopes (docs/performance.md). The preview then shows a definition's
+   * change once, and `--target` takes the whole set. Default false.
+   */
+  packed?: boolean;
 }
 
 export class CommandSet extends pulumi.ComponentResource {
-  /** The child of each scope, by label (`global`, a guild id; application-prefixed when given). */
+  /**
+   * The child of each scope, by label (`global`, a guild id; application-prefixed when
+   * given); empty when the set is `packed`.
+   */
   readonly scopes: Readonly<Record<string, ScopeCommands>>;
+  /** The one child holding every scope, when the set is `packed`. */
+  readonly packed: CommandSetScopes | undefined;
   /** The service's ids: scope label -> command key -> id. */
   readonly commandIds: pulumi.Output<Record<string, Record<string, string>>>;
 
@@ -68,13 +82,20 @@ export class CommandSet extends pulumi.ComponentResource {
     const secrets = secretPathsOf(args.commands);
 
     const children: Record<string, ScopeCommands> = {};
+    const idsOf: Record<string, pulumi.Output<Record<string, string>>> = {};
+    this.packed = args.packed === true ? packedChild(this, name, args, definitions) : undefined;
     for (const scope of args.scopes) {
+      const label = scopeLabel(scope);
+      if (this.packed !== undefined) {
+        idsOf[label] = this.packed.commandIds.apply((all) => all?.[label] ?? {});
+        continue;
+      }
       const plan = pulumi
         .all([definitions, secrets])
         .apply(([defs, paths]) =>
           scopeCommandMap(name, defs, scope, permissions, new Secrecy(paths)),
         );
-      children[scopeLabel(scope)] = new ScopeCommands(
+      children[label] = new ScopeCommands(
         scopeChildName(name, scope),
         {
           ...(scope.guildId === undefined ? {} : { guildId: scope.guildId }),
@@ -87,16 +108,17 @@ export class CommandSet extends pulumi.ComponentResource {
         plan.apply((p) => p.problems),
         plan.apply((p) => p.secretPaths),
       );
+      idsOf[label] = (children[label] as ScopeCommands).commandIds;
     }
     for (const p of permissions) {
       const scope = permissionsScope(args.scopes, p) as SetScope;
-      const holder = children[scopeLabel(scope)] as ScopeCommands;
+      const holderIds = idsOf[scopeLabel(scope)] as pulumi.Output<Record<string, string>>;
       const key = commandKey(p.type, p.command);
       const childOpts: pulumi.CustomResourceOptions = { parent: this };
       const permissionsArgs: GuildCommandPermissionsArgs = {
         guildId: p.guildId,
         // The id is not secret, though the ids are when a key (a name) is.
-        commandId: pulumi.unsecret(holder.commandIds.apply((ids) => ids[key] ?? "")),
+        commandId: pulumi.unsecret(holderIds.apply((ids) => ids[key] ?? "")),
         // The identity the permissions follow (permissionsLifecycle.ts `sameCommandLive`).
         ...commandRefField({
           applicationId: scope.applicationId ?? DEFAULT_APPLICATION_ID(),
@@ -117,7 +139,7 @@ export class CommandSet extends pulumi.ComponentResource {
     }
     this.scopes = children;
     this.commandIds = pulumi
-      .all(Object.entries(children).map(([label, c]) => c.commandIds.apply((ids) => [label, ids])))
+      .all(Object.entries(idsOf).map(([label, ids]) => ids.apply((v) => [label, v])))
       .apply((pairs) => Object.fromEntries(pairs as [string, Record<string, string>][]));
     // A preview keeps no outputs, and registering them waits for every child: when another
     // resource's check fails the engine shuts its monitor down first, and from
@@ -128,4 +150,29 @@ export class CommandSet extends pulumi.ComponentResource {
     // of 15 before, 0 of 20 without it in a preview). So a preview registers none.
     if (!pulumi.isDryRun()) this.registerOutputs({ commandIds: this.commandIds });
   }
+}
+
+/**
+ * A packed set's one child: the definitions once, their secret paths by index, and the
+ * definitions' problems, which fail its check.
+ */
+function packedChild(
+  set: CommandSet,
+  name: string,
+  args: CommandSetArgs,
+  definitions: pulumi.Output<unknown[]>,
+): CommandSetScopes {
+  const secrets = secretPathsOf(args.commands, ["commands"]);
+  const problems = pulumi
+    .all([definitions, secretPathsOf(args.commands)])
+    .apply(([defs, paths]) =>
+      definitionProblems(name, defs, args.permissions ?? [], new Secrecy(paths)),
+    );
+  return new CommandSetScopes(
+    `${name}-scopes`,
+    { commands: args.commands, scopes: args.scopes },
+    { parent: set },
+    problems,
+    secrets,
+  );
 }

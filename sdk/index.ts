@@ -7,6 +7,7 @@ export {
   GuildCommand,
   GuildCommandPermissions,
   ScopeCommands,
+  CommandSetScopes,
   UserAuthorization,
   commandKey,
 } from "./resources";

@@ -23,7 +23,8 @@ export type ProviderKind =
   | "guildCommand"
   | "guildCommandPermissions"
   | "userAuthorization"
-  | "scopeCommands";
+  | "scopeCommands"
+  | "commandSetScopes";
 
 /** The type token of a resource kind: `pulumi-nodejs:dynamic/discord:<Type>`. */
 export function typeToken(type: string): string {

@@ -351,6 +351,71 @@ export class ScopeCommands extends PackageResource {
   }
 }
 
+/** Where a packed set deploys (commandSetPlan.ts `SetScope`): `{}` is the global scope. */
+export interface CommandSetScopesArgs {
+  /** The definitions, once for every scope. */
+  commands: pulumi.Input<pulumi.Input<CommandDefinition>[]>;
+  /** Where to deploy them: `{}` is the global scope, `{ guildId }` a guild. */
+  scopes: readonly {
+    readonly guildId?: string | undefined;
+    readonly applicationId?: string | undefined;
+  }[];
+  /** The application of the scopes that name none; default: the stack's. */
+  applicationId?: pulumi.Input<string>;
+}
+
+/**
+ * Every scope of a packed `CommandSet` as one resource: the definitions held once, each
+ * scope's ids (and drift) beside them, the scopes written at once
+ * (provider/resources/commandSetScopesLifecycle.ts). `CommandSet` with `packed: true`
+ * declares it.
+ */
+export class CommandSetScopes extends PackageResource {
+  /** The service's ids: scope label -> command key -> id. */
+  declare readonly commandIds: pulumi.Output<Record<string, Record<string, string>>>;
+
+  /**
+   * @param setProblems problems its `CommandSet` found in the definitions (checked with the rest).
+   * @param secretPaths where the definitions hold secrets (`["commands", index, ...]`).
+   */
+  constructor(
+    name: string,
+    args: CommandSetScopesArgs,
+    opts: pulumi.CustomResourceOptions | undefined,
+    setProblems: pulumi.Input<readonly string[]>,
+    secretPaths: pulumi.Input<Path[]>,
+  ) {
+    const applicationId = args.applicationId ?? DEFAULT_APPLICATION_ID();
+    const problems = pulumi
+      .output(setProblems)
+      .apply((s) => programProblemsField(s)[PROGRAM_PROBLEMS_KEY]);
+    const commands = pulumi.output(args.commands);
+    super(
+      "CommandSetScopes",
+      name,
+      {
+        commands,
+        scopes: args.scopes.map((s) => ({ ...s })),
+        applicationId,
+        [PROGRAM_PROBLEMS_KEY]: problems,
+        ...updatingField(!pulumi.isDryRun()),
+        ...secretPathsField(pulumi.unsecret(pulumi.output(secretPaths))),
+        ...claimantField(
+          inTurn(
+            claimantUrn("CommandSetScopes", name, opts?.parent),
+            applicationId,
+            undefined,
+            commands,
+          ),
+        ),
+        [DYNAMIC_PROVIDER_KEY]: serializedProvider("commandSetScopes"),
+        commandIds: undefined,
+      },
+      opts,
+    );
+  }
+}
+
 export { commandKey };
 
 /**

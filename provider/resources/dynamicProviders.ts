@@ -30,6 +30,7 @@ import { permissionsProvider } from "./permissionsLifecycle";
 import { ProviderRuntime } from "./runtime";
 import { scopeCommandsProvider } from "./scopeCommandsLifecycle";
 import { userAuthorizationProvider } from "./authorizationLifecycle";
+import { commandSetScopesProvider, packedScopeClaims } from "./commandSetScopesLifecycle";
 
 const runtime = new ProviderRuntime();
 
@@ -90,7 +91,7 @@ function readAnswer(state: Bag, result: unknown): unknown {
 }
 
 /** What a resource claims, from its checked inputs: a command, a scope's list, or nothing. */
-type Claims = "global" | "guild" | "scope" | undefined;
+type Claims = "global" | "guild" | "scope" | "scopes" | undefined;
 
 /**
  * Each of the provider's calls awaits the once-per-process check of the CLI's version
@@ -126,9 +127,11 @@ function forHost<P extends Checks>(claimsOf: Claims, provider: P): P {
       const failures = [...result.failures];
       if (claimsOf !== undefined && claimant !== undefined) {
         const problems =
-          claimsOf === "scope"
-            ? runtime.claims.checkScope(claimant, result.inputs)
-            : runtime.claims.checkCommand(claimant, claimsOf, result.inputs);
+          claimsOf === "scopes"
+            ? packedScopeClaims(runtime.claims, claimant, result.inputs)
+            : claimsOf === "scope"
+              ? runtime.claims.checkScope(claimant, result.inputs)
+              : runtime.claims.checkCommand(claimant, claimsOf, result.inputs);
         // First: the program-wide problem names every resource involved.
         if (problems.length > 0) failures.unshift({ property: "", reason: problems.join("\n") });
       }
@@ -163,4 +166,5 @@ export const dynamicProviders = {
   guildCommandPermissions: forHost(undefined, permissionsProvider(runtime)),
   userAuthorization: forHost(undefined, userAuthorizationProvider(runtime)),
   scopeCommands: forHost("scope", scopeCommandsProvider(runtime)),
+  commandSetScopes: forHost("scopes", commandSetScopesProvider(runtime)),
 };

@@ -7,18 +7,20 @@
  */
 import type { WireCommand, WireCommandBody, WireCommandPatch } from "../client";
 import { ConfigurationError } from "../client";
-import type { Secrecy } from "../schema";
-import { diffCommandFields, patchBody } from "../schema";
+import { diffCommandFields, patchBody, Secrecy } from "../schema";
+import { createdAt, replacedCreatesOf } from "./dailyBudget";
 import { isGone } from "./permissionsLifecycle";
 import type { Bag } from "./propertyBags";
+import { secrecyOf } from "./propertyBags";
 import type { ProviderRuntime } from "./runtime";
 import { scopeCapProblems } from "./scopeCaps";
 import type { Change } from "./scopeCommandChanges";
-import { wireBody } from "./scopeCommandChanges";
+import { changesBetween, commandIds, definitions, wireBody } from "./scopeCommandChanges";
 import { finishOverwrite, freshScope, overwriteScope, sameIdentity } from "./scopeOverwrite";
 import type { IntendedCommand, PutResult } from "./scopeOverwrite";
 import { createOne, deleteOne, editOne, withExclusiveScopeList } from "./scopeWrites";
 import { scopeKind } from "./scopeName";
+import { planScopeWrite } from "./scopeWritePlan";
 
 /**
  * Writes `changes` one request each (planned small enough; none touches another command),
@@ -174,4 +176,60 @@ export async function writeOverwrite(
   }
   for (const id of Object.values(ids)) rt.deployment.commandWritten(id);
   return ids;
+}
+
+/**
+ * A scope's update from its old state to its new inputs (a `ScopeCommands`', or one scope
+ * of a packed set's): per command when a few change, else one overwrite (scopeWritePlan.ts).
+ * Answers the ids by key, and the creation times of the commands it deleted or renamed
+ * (their creates stay counted for a day, dailyBudget.ts).
+ */
+export async function updateScope(
+  rt: ProviderRuntime,
+  olds: Bag,
+  news: Bag,
+): Promise<{ ids: Record<string, string>; replaced: number[] }> {
+  const { applicationId, guildId } = rt.where(news);
+  const changes = changesBetween(olds, news);
+  const ids = { ...commandIds(olds) };
+  const plan = planScopeWrite({
+    creates: changes.filter((c) => c.kind === "create").length,
+    edits: changes.filter((c) => c.kind === "edit").length,
+    deletes: changes.filter((c) => c.kind === "delete").length,
+  });
+  let next: Record<string, string>;
+  if (plan === "none") next = ids;
+  else if (plan === "each") {
+    await writeEach(rt, applicationId, guildId, changes, ids);
+    next = ids;
+  } else {
+    const declared = definitions(news);
+    next = await writeOverwrite(
+      rt,
+      applicationId,
+      guildId,
+      declared,
+      commandIds(olds),
+      secrecyOf(news),
+    );
+  }
+  const kept = new Set(Object.values(next));
+  const gone = Object.values(commandIds(olds)).filter((old) => !kept.has(old));
+  return { ids: next, replaced: [...replacedCreatesOf(olds), ...createdAt(gone)] };
+}
+
+/** Deletes the commands a scope's state manages, but those another resource took over. */
+export async function deleteScope(rt: ProviderRuntime, props: Bag): Promise<void> {
+  const { applicationId, guildId } = rt.where(props);
+  const ids = commandIds(props);
+  const changes: Change[] = Object.entries(ids)
+    .filter(([, id]) => !rt.deployment.isLiveCommand(id))
+    .map(([key, id]) => ({ key, kind: "delete", id }));
+  const plan = planScopeWrite({ creates: 0, edits: 0, deletes: changes.length });
+  if (plan === "none") return;
+  if (plan === "each") {
+    await writeEach(rt, applicationId, guildId, changes, { ...ids });
+    return;
+  }
+  await writeOverwrite(rt, applicationId, guildId, {}, ids, Secrecy.NONE);
 }

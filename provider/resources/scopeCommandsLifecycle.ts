@@ -19,17 +19,8 @@
  * (scopeOverwrite.ts) built from a fresh list of the scope, which carries every command the
  * resource does not manage unchanged.
  */
-import type { WireCommand } from "../client";
 import { ConfigurationError } from "../client";
-import {
-  COMMAND_TYPE_NAMES,
-  CommandType,
-  commandsPerScope,
-  isRecord,
-  isSnowflake,
-  Secrecy,
-  wireToSdk,
-} from "../schema";
+import { isRecord, isSnowflake, wireToSdk } from "../schema";
 import { inputsFromLive } from "./commandLifecycle";
 import type { CheckFailure, ConfiguredLifecycle } from "./lifecycle";
 import { idFailures } from "./lifecycle";
@@ -39,7 +30,6 @@ import type { Bag } from "./propertyBags";
 import {
   DYNAMIC_PROVIDER_KEY,
   omit,
-  optionalString,
   PROGRAM_PROBLEMS_KEY,
   secrecyOf,
   takeHidden,
@@ -48,37 +38,25 @@ import {
   unknownPaths,
 } from "./propertyBags";
 import type { ProviderRuntime } from "./runtime";
-import { managedBefore, scopeCapProblems } from "./scopeCaps";
-import { planScopeWrite } from "./scopeWritePlan";
-import { commandPath, definitionFailures, keyIsSecret, markedIds } from "./scopeCommandDefinitions";
-import type { Change } from "./scopeCommandChanges";
+import {
+  budgetFailures,
+  capFailures,
+  commandMapFailures,
+  scopeResourceId,
+  WHOLE_SCOPE,
+} from "./scopeCommandChecks";
+import { commandPath, keyIsSecret, markedIds } from "./scopeCommandDefinitions";
 import { changesBetween, commandIds, definitions, scopeOf } from "./scopeCommandChanges";
-import { writeEach, writeOverwrite } from "./scopeCommandWrites";
+import { deleteScope, updateScope, writeOverwrite } from "./scopeCommandWrites";
 import { scopeKind, scopeName } from "./scopeName";
 import { commandKey } from "./commandKeys";
-import {
-  createdAt,
-  REPLACED_CREATES_KEY,
-  replacedCreatesField,
-  replacedCreatesOf,
-} from "./dailyBudget";
-import { noteReplacedCreates, scopeAddProblems } from "./scopeBudget";
+import { REPLACED_CREATES_KEY, replacedCreatesField, replacedCreatesOf } from "./dailyBudget";
+import { noteReplacedCreates } from "./scopeBudget";
 
-export { commandKey, commandPath };
-
-/**
- * The failure property of a problem of the whole list (caps, program-wide claims): none,
- * so the engine prints the reason alone instead of the whole `commands` map's value.
- */
-export const WHOLE_SCOPE = "";
+export { commandKey, commandPath, scopeResourceId, WHOLE_SCOPE };
 
 /** The resource's keys that are not command definitions. */
 const ASSIGNED_KEYS = ["commandIds", REPLACED_CREATES_KEY];
-
-/** The resource id: where the commands live. */
-export function scopeResourceId(applicationId: string, guildId: string | undefined): string {
-  return `${applicationId}/${guildId ?? "global"}`;
-}
 
 /** The parts of a resource id (also an import id: `<guildId>`, `global`, with or without `<applicationId>/`). */
 export function parseScopeResourceId(
@@ -114,61 +92,6 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ConfiguredLifecycle 
     };
   }
 
-  /** The commands the changes create, as the budget counts them (scopeBudget.ts). */
-  function createdBy(changes: readonly Change[]): { type: number; name: string }[] {
-    return changes.flatMap((c) =>
-      c.kind === "create" && c.body !== undefined
-        ? [{ type: c.body.type ?? CommandType.CHAT_INPUT, name: c.body.name }]
-        : [],
-    );
-  }
-
-  /** The daily budget of the scope with these changes' creates (scopeBudget.ts). */
-  async function budgetFailures(
-    inputs: Bag,
-    resource: string | undefined,
-    changes: Change[],
-  ): Promise<string[]> {
-    const adds = createdBy(changes);
-    const applicationId = optionalString(inputs, "applicationId");
-    const guildId = optionalString(inputs, "guildId");
-    if (adds.length === 0 || applicationId === undefined || applicationId === UNKNOWN) return [];
-    if (guildId === UNKNOWN) return [];
-    try {
-      const owner = resource ?? scopeResourceId(applicationId, guildId);
-      return await scopeAddProblems(rt, applicationId, guildId, owner, adds);
-    } catch {
-      return []; // the scope cannot be read: the write will say why
-    }
-  }
-
-  /** The caps of the scope, counting the live commands the resource does not manage. */
-  async function capFailures(olds: Bag, inputs: Bag): Promise<CheckFailure[]> {
-    const applicationId = optionalString(inputs, "applicationId");
-    if (applicationId === undefined || applicationId === UNKNOWN) return [];
-    const guildId = optionalString(inputs, "guildId");
-    if (guildId === UNKNOWN) return [];
-    let live: readonly WireCommand[];
-    try {
-      live = await rt.scopes.scopeSnapshot(applicationId, guildId);
-    } catch {
-      return []; // no credentials at preview, or the scope cannot be read: the write will tell
-    }
-    const defs = Object.values(definitions(inputs));
-    const before = rt.withApplication(olds);
-    const sameScope =
-      optionalString(before, "applicationId") === applicationId &&
-      optionalString(before, "guildId") === guildId;
-    // Check's olds are the old inputs (no commandIds): its own are what they declared.
-    const managed = sameScope
-      ? managedBefore(live, Object.values(definitions(before)))
-      : new Set<string>();
-    return scopeCapProblems(rt, applicationId, guildId, live, defs, managed).map((reason) => ({
-      property: WHOLE_SCOPE,
-      reason,
-    }));
-  }
-
   const provider: ConfiguredLifecycle = {
     async configure(req) {
       rt.configure(req.config);
@@ -199,39 +122,22 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ConfiguredLifecycle 
         });
         return { inputs, failures };
       }
-      const scope = scopeOf(inputs);
-      const byType = new Map<number, string[]>();
-      const warnings: string[] = [];
-      for (const [key, value] of Object.entries(commands)) {
-        if (value === UNKNOWN) continue;
-        const checked = definitionFailures(key, value, scope, secrecy);
-        failures.push(...checked.failures);
-        warnings.push(...checked.warnings);
-        if (checked.type !== undefined)
-          byType.set(checked.type, [...(byType.get(checked.type) ?? []), key]);
-      }
-      for (const [type, keys] of byType) {
-        const limit = commandsPerScope(type, scope);
-        if (limit > 0 && keys.length > limit) {
-          failures.push({
-            property: WHOLE_SCOPE,
-            reason: `commands: ${keys.length} ${COMMAND_TYPE_NAMES[type] ?? type} commands declared in one scope (the limit is ${limit})`,
-          });
-        }
-      }
+      const checked = commandMapFailures(commands, scopeOf(inputs), secrecy);
+      failures.push(...checked.failures);
+      const warnings = checked.warnings;
       await rt.warnings.forResource(describeScope(inputs, undefined), warnings);
       // The caps can only be passed by commands this check adds: a no-op preview reads
       // nothing, and an update leaves them to its write (scopeCaps.ts), which reads the scope.
       const before = definitions(olds);
       const grows = Object.keys(commands).some((key) => before[key] === undefined);
       if (failures.length === 0 && grows && !updating) {
-        failures.push(...(await capFailures(olds, inputs)));
+        failures.push(...(await capFailures(rt, olds, inputs)));
       }
       const known = unknownPaths(commands).length === 0;
       // The daily budget as the caps: judged by the preview, never in an update's check.
       if (failures.length === 0 && known && !updating && Object.keys(olds).length === 0) {
         const changes = changesBetween({}, inputs);
-        const over = await budgetFailures(inputs, undefined, changes);
+        const over = await budgetFailures(rt, inputs, undefined, changes);
         failures.push(...over.map((reason) => ({ property: WHOLE_SCOPE, reason })));
       }
       return { inputs, failures };
@@ -264,7 +170,7 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ConfiguredLifecycle 
       const changes = replaces.length > 0 || Object.keys(detailedDiff).length > 0;
       // An update's diff leaves the budget to its preview: no list read of its own.
       if (replaces.length === 0 && !rt.deployment.isUpdate) {
-        const over = await budgetFailures(news, id, changesBetween(olds, news));
+        const over = await budgetFailures(rt, news, id, changesBetween(olds, news));
         if (over[0] !== undefined) throw new Error(over[0]);
       }
       return { changes, replaces, deleteBeforeReplace: false, detailedDiff };
@@ -329,50 +235,13 @@ export function scopeCommandsProvider(rt: ProviderRuntime): ConfiguredLifecycle 
     },
 
     async update(_id, olds, news) {
-      const { applicationId, guildId } = rt.where(news);
-      const changes = changesBetween(olds, news);
-      const ids = { ...commandIds(olds) };
-      const plan = planScopeWrite({
-        creates: changes.filter((c) => c.kind === "create").length,
-        edits: changes.filter((c) => c.kind === "edit").length,
-        deletes: changes.filter((c) => c.kind === "delete").length,
-      });
-      let next: Record<string, string>;
-      if (plan === "none") next = ids;
-      else if (plan === "each") {
-        await writeEach(rt, applicationId, guildId, changes, ids);
-        next = ids;
-      } else {
-        const declared = definitions(news);
-        next = await writeOverwrite(
-          rt,
-          applicationId,
-          guildId,
-          declared,
-          commandIds(olds),
-          secrecyOf(news),
-        );
-      }
-      // The commands this update deleted or renamed: their creates stay counted for a day.
-      const kept = new Set(Object.values(next));
-      const gone = Object.values(commandIds(olds)).filter((old) => !kept.has(old));
-      const replaced = [...replacedCreatesOf(olds), ...createdAt(gone)];
-      return { outs: outputs(news, applicationId, next, replaced) };
+      const { applicationId } = rt.where(news);
+      const { ids, replaced } = await updateScope(rt, olds, news);
+      return { outs: outputs(news, applicationId, ids, replaced) };
     },
 
     async delete(_id, props) {
-      const { applicationId, guildId } = rt.where(props);
-      const ids = commandIds(props);
-      const changes: Change[] = Object.entries(ids)
-        .filter(([, id]) => !rt.deployment.isLiveCommand(id))
-        .map(([key, id]) => ({ key, kind: "delete", id }));
-      const plan = planScopeWrite({ creates: 0, edits: 0, deletes: changes.length });
-      if (plan === "none") return;
-      if (plan === "each") {
-        await writeEach(rt, applicationId, guildId, changes, { ...ids });
-        return;
-      }
-      await writeOverwrite(rt, applicationId, guildId, {}, ids, Secrecy.NONE);
+      await deleteScope(rt, props);
     },
   };
   return forEngine(provider, describeScope, rt);
