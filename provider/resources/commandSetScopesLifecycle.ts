@@ -21,7 +21,8 @@ import type { DeploymentClaims } from "./claims";
 import type { CheckFailure, ConfiguredLifecycle } from "./lifecycle";
 import { idFailures } from "./lifecycle";
 import type { DescribeResource } from "./engineErrors";
-import { forEngine } from "./engineErrors";
+import type { ProviderMethod } from "./engineErrors";
+import { engineFailure, forEngine, ProviderFailure } from "./engineErrors";
 import type { Bag } from "./propertyBags";
 import {
   DYNAMIC_PROVIDER_KEY,
@@ -32,6 +33,7 @@ import {
   takeUpdating,
   UNKNOWN,
   unknownPaths,
+  unwrapSecrets,
 } from "./propertyBags";
 import { replacedCreatesOf, withinWindow } from "./dailyBudget";
 import type { ProviderRuntime } from "./runtime";
@@ -74,29 +76,41 @@ interface ScopeResult {
   readonly replaced?: readonly number[];
 }
 
+/** What `eachScope` names a failure with: the operation, and the set's secret values. */
+interface FailureContext {
+  readonly rt: ProviderRuntime;
+  readonly method: ProviderMethod;
+  readonly bag: Bag;
+}
+
 /**
  * Runs `run` on every scope at once (the client keeps the global pace). When some fail,
- * the others' writes are done: the first failure is thrown, naming the other scopes that
- * failed; the next `up` finishes them (a scope's write takes its commands over by name).
+ * the others' writes are done: the failure names each failed scope with its reason, and
+ * says the next `up` finishes them (a scope's write takes its commands over by name).
  */
 async function eachScope<I, T>(
-  scopes: readonly I[],
+  items: readonly I[],
   where: (s: I) => string,
   run: (s: I) => Promise<T>,
+  ctx: FailureContext,
 ): Promise<T[]> {
-  const settled = await Promise.allSettled(scopes.map(run));
+  const settled = await Promise.allSettled(items.map(run));
   const failed = settled.flatMap((r, i) => (r.status === "rejected" ? [i] : []));
   if (failed.length === 0) return settled.map((r) => (r as PromiseFulfilledResult<T>).value);
-  const first = (settled[failed[0] as number] as PromiseRejectedResult).reason as unknown;
-  if (failed.length > 1 && first instanceof Error) {
-    const others = failed.slice(1).map((i) => where(scopes[i] as I));
-    const shown = others.slice(0, 10).join(", ") + (others.length > 10 ? ", ..." : "");
-    first.message =
-      `${where(scopes[failed[0] as number] as I)}: ${first.message}\n` +
-      `${others.length} other of the set's ${scopes.length} scopes failed too (${shown}); ` +
-      `the other scopes were written, and the next \`up\` finishes these`;
+  const lines = failed.slice(0, 10).map((i) => {
+    const reason = (settled[i] as PromiseRejectedResult).reason as unknown;
+    const what = `the commands of ${where(items[i] as I)}`;
+    return engineFailure(ctx.method, what, reason, ctx.rt.settings, secrecyOf(ctx.bag)).message;
+  });
+  if (failed.length > 10) lines.push(`(and ${failed.length - 10} more scopes)`);
+  const done = items.length - failed.length;
+  if (done > 0 && ctx.method !== "read") {
+    lines.push(
+      `${failed.length} of the set's ${items.length} scopes failed; the other ${done} were ` +
+        "written, and the next `up` finishes these",
+    );
   }
-  throw first;
+  throw new ProviderFailure(lines.join("\n"));
 }
 
 /** The view's place: `the guild 123 of application 456`. */
@@ -220,6 +234,16 @@ function pathContext(olds: Bag, news: Bag): PathContext {
   };
 }
 
+/** A path's change; a place in the list that loses a definition and gains one is updated. */
+function mark(
+  out: Record<string, "add" | "update" | "delete">,
+  path: string,
+  kind: "add" | "delete",
+): void {
+  const had = out[path];
+  out[path] = had === undefined || had === kind ? kind : "update";
+}
+
 /** The preview's paths of one scope's changes (see the module's comment). */
 function changePaths(
   changes: readonly Change[],
@@ -229,16 +253,16 @@ function changePaths(
   out: Record<string, "add" | "update" | "delete">,
 ): void {
   const secrecy = secrecyOf(views.before).union(secrecyOf(views.after));
-  const drift = definitions({ commands: ctx.drift[label] });
+  const drift = definitions({ commands: unwrapSecrets(ctx.drift[label]) });
   const q = JSON.stringify(label);
   for (const c of changes) {
     const secretKey = keyIsSecret(secrecy, c.key);
     const inScope = (k: string): string =>
       secretKey ? `${k}[${q}]` : `${k}[${q}][${JSON.stringify(c.key)}]`;
     const i = ctx.newAt.get(c.key);
-    if (c.kind === "delete") out[`commands[${ctx.oldAt.get(c.key) ?? 0}]`] = "delete";
+    if (c.kind === "delete") mark(out, `commands[${ctx.oldAt.get(c.key) ?? 0}]`, "delete");
     else if (c.kind === "create") {
-      if (i !== undefined && !ctx.oldAt.has(c.key)) out[`commands[${i}]`] = "add";
+      if (i !== undefined && !ctx.oldAt.has(c.key)) mark(out, `commands[${i}]`, "add");
       else out[inScope("commandIds")] = "add";
     } else {
       if (drift[c.key] !== undefined) out[inScope(DRIFT_KEY)] = "update";
@@ -368,19 +392,24 @@ export function commandSetScopesProvider(rt: ProviderRuntime): ConfiguredLifecyc
     },
 
     async create(inputs) {
-      const results = await eachScope(scopesOf(inputs), placeOf(inputs), async (scope) => {
-        const view = inputView(inputs, scope);
-        const { applicationId, guildId } = rt.where(view);
-        const ids = await writeOverwrite(
-          rt,
-          applicationId,
-          guildId,
-          definitions(view),
-          {},
-          secrecyOf(view),
-        );
-        return { label: scopeLabel(scope), view, ids };
-      });
+      const results = await eachScope(
+        scopesOf(inputs),
+        placeOf(inputs),
+        async (scope) => {
+          const view = inputView(inputs, scope);
+          const { applicationId, guildId } = rt.where(view);
+          const ids = await writeOverwrite(
+            rt,
+            applicationId,
+            guildId,
+            definitions(view),
+            {},
+            secrecyOf(view),
+          );
+          return { label: scopeLabel(scope), view, ids };
+        },
+        { rt, method: "create", bag: inputs },
+      );
       return { id: COMMAND_SET_SCOPES_ID, outs: outputsOf(inputs, results) };
     },
 
@@ -392,8 +421,15 @@ export function commandSetScopesProvider(rt: ProviderRuntime): ConfiguredLifecyc
             "packed set's first `up` take the scopes' commands over by name",
         );
       }
-      const results = await eachScope(scopesOf(props), placeOf(props), (s) =>
-        readOne(rt, props, s),
+      const results = await eachScope(
+        scopesOf(props),
+        placeOf(props),
+        (s) => readOne(rt, props, s),
+        {
+          rt,
+          method: "read",
+          bag: props,
+        },
       );
       const inputs = omit(props, [DYNAMIC_PROVIDER_KEY, ...ASSIGNED_KEYS]);
       return { id, props: outputsOf(inputs, results), inputs };
@@ -405,6 +441,7 @@ export function commandSetScopesProvider(rt: ProviderRuntime): ConfiguredLifecyc
         scopePairs(olds, news),
         (p) => where(p.after ?? p.before ?? {}),
         (p) => updateOne(rt, olds, news, p),
+        { rt, method: "update", bag: news },
       );
       return {
         outs: outputsOf(
@@ -415,7 +452,16 @@ export function commandSetScopesProvider(rt: ProviderRuntime): ConfiguredLifecyc
     },
 
     async delete(_id, props) {
-      await eachScope(scopesOf(props), placeOf(props), (s) => deleteScope(rt, stateView(props, s)));
+      await eachScope(
+        scopesOf(props),
+        placeOf(props),
+        (s) => deleteScope(rt, stateView(props, s)),
+        {
+          rt,
+          method: "delete",
+          bag: props,
+        },
+      );
     },
   };
   return forEngine(provider, describeSet, rt);

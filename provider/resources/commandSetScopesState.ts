@@ -87,7 +87,9 @@ export function stateView(bag: Bag, scope: SetScope): Bag {
   const view = inputView(bag, scope);
   const drift = perScope(bag, DRIFT_KEY, label);
   const commands = { ...(view["commands"] as Record<string, unknown>) };
-  if (isRecord(drift)) for (const [key, live] of Object.entries(drift)) commands[key] = live;
+  if (isRecord(drift)) {
+    for (const [key, live] of Object.entries(drift)) commands[key] = unwrapSecrets(live);
+  }
   const ids = perScope(bag, "commandIds", label);
   const replaced = perScope(bag, REPLACED_CREATES_KEY, label);
   return {
