@@ -21,8 +21,8 @@ import type { DeploymentClaims } from "./claims";
 import type { CheckFailure, ConfiguredLifecycle } from "./lifecycle";
 import { idFailures } from "./lifecycle";
 import type { DescribeResource } from "./engineErrors";
-import type { ProviderMethod } from "./engineErrors";
-import { engineFailure, forEngine, ProviderFailure } from "./engineErrors";
+import { forEngine } from "./engineErrors";
+import { eachScope, settleInPool } from "./commandSetScopesRun";
 import type { Bag } from "./propertyBags";
 import {
   DYNAMIC_PROVIDER_KEY,
@@ -74,43 +74,6 @@ interface ScopeResult {
   readonly ids: Record<string, string>;
   readonly drift?: Bag;
   readonly replaced?: readonly number[];
-}
-
-/** What `eachScope` names a failure with: the operation, and the set's secret values. */
-interface FailureContext {
-  readonly rt: ProviderRuntime;
-  readonly method: ProviderMethod;
-  readonly bag: Bag;
-}
-
-/**
- * Runs `run` on every scope at once (the client keeps the global pace). When some fail,
- * the others' writes are done: the failure names each failed scope with its reason, and
- * says the next `up` finishes them (a scope's write takes its commands over by name).
- */
-async function eachScope<I, T>(
-  items: readonly I[],
-  where: (s: I) => string,
-  run: (s: I) => Promise<T>,
-  ctx: FailureContext,
-): Promise<T[]> {
-  const settled = await Promise.allSettled(items.map(run));
-  const failed = settled.flatMap((r, i) => (r.status === "rejected" ? [i] : []));
-  if (failed.length === 0) return settled.map((r) => (r as PromiseFulfilledResult<T>).value);
-  const lines = failed.slice(0, 10).map((i) => {
-    const reason = (settled[i] as PromiseRejectedResult).reason as unknown;
-    const what = `the commands of ${where(items[i] as I)}`;
-    return engineFailure(ctx.method, what, reason, ctx.rt.settings, secrecyOf(ctx.bag)).message;
-  });
-  if (failed.length > 10) lines.push(`(and ${failed.length - 10} more scopes)`);
-  const done = items.length - failed.length;
-  if (done > 0 && ctx.method !== "read") {
-    lines.push(
-      `${failed.length} of the set's ${items.length} scopes failed; the other ${done} were ` +
-        "written, and the next `up` finishes these",
-    );
-  }
-  throw new ProviderFailure(lines.join("\n"));
 }
 
 /** The view's place: `the guild 123 of application 456`. */
@@ -186,20 +149,19 @@ async function scopeReadFailures(
   const before = rt.withApplication(olds);
   const oldScopes = new Map(scopesOf(before).map((s) => [scopeLabel(s), s]));
   const known = unknownPaths(inputs["commands"]).length === 0;
-  const found = await Promise.all(
-    scopesOf(inputs).map(async (scope) => {
-      const view = inputView(inputs, scope);
-      const was = oldScopes.get(scopeLabel(scope));
-      const oldView = was === undefined ? {} : inputView(before, was);
-      const oldDefs = definitions(oldView);
-      const grows = Object.keys(definitions(view)).some((key) => oldDefs[key] === undefined);
-      const failures = grows ? await capFailures(rt, oldView, view) : [];
-      if (failures.length > 0 || !known || was !== undefined) return failures;
-      const over = await budgetFailures(rt, view, undefined, changesBetween({}, view));
-      return over.map((reason) => ({ property: WHOLE_SCOPE, reason }));
-    }),
-  );
-  return found.flat();
+  const found = await settleInPool(scopesOf(inputs), async (scope) => {
+    const view = inputView(inputs, scope);
+    const was = oldScopes.get(scopeLabel(scope));
+    const oldView = was === undefined ? {} : inputView(before, was);
+    const oldDefs = definitions(oldView);
+    const grows = Object.keys(definitions(view)).some((key) => oldDefs[key] === undefined);
+    const failures = grows ? await capFailures(rt, oldView, view) : [];
+    if (failures.length > 0 || !known || was !== undefined) return failures;
+    const over = await budgetFailures(rt, view, undefined, changesBetween({}, view));
+    return over.map((reason) => ({ property: WHOLE_SCOPE, reason }));
+  });
+  // Neither read throws: a scope that cannot be read is left to its write.
+  return found.flatMap((r) => (r.status === "fulfilled" ? r.value : []));
 }
 
 /** Where each definition sits in a set's list, by key (the first one: a second is a problem). */

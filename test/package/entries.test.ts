@@ -142,6 +142,7 @@ test("the exports map names only what users import: the documented entries and t
   // The dynamic resources' state names each provider module by a package subpath, which the
   // engine's host requires when the relative path no longer leads to it (providerModule.ts).
   const kinds: ProviderKind[] = [
+    "commandSetScopes",
     "globalCommand",
     "guildCommand",
     "guildCommandPermissions",
