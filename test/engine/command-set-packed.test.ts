@@ -1,8 +1,9 @@
 /**
  * A packed `CommandSet` (`packed: true`: every scope in one `CommandSetScopes`, the
  * definitions once) through the real `pulumi` CLI against the emulator (TypeScript program,
- * the dynamic door): deployed to two guilds with one PUT each and its permissions; the state
- * holds one resource and no `ScopeCommands`; a definition changed shows once at its place in
+ * the dynamic door): a set deployed per scope, then packed, keeps its commands and ids with
+ * no write (the state then holds one resource and no `ScopeCommands`); deployed from empty,
+ * one PUT per guild and its permissions; a definition changed shows once at its place in
  * the list and is one PATCH per guild; a command changed by hand in one guild shows as that
  * guild's drift in `preview --refresh` and the next `up` puts it back; a secret description
  * appears nowhere (state, CLI output); destroy keeps every command the stack does not manage.
@@ -31,7 +32,7 @@ const B = "1300000000000000012";
 const PERMISSIONS = [{ id: IDS.role, type: 1, permission: true }];
 const SECRET = "Words-only-the-moderators-know";
 
-function program(kickDescription: string, secret = false): string {
+function program(kickDescription: string, secret = false, packed = true): string {
   return `
 import * as pulumi from "@pulumi/pulumi";
 import * as discord from "pulumi-discord-commands";
@@ -44,7 +45,7 @@ new discord.CommandSet("mods", {
   ],
   scopes: [{ guildId: ${JSON.stringify(A)} }, { guildId: ${JSON.stringify(B)} }],
   permissions: [{ guildId: ${JSON.stringify(A)}, command: "ban", permissions: ${JSON.stringify(PERMISSIONS)} }],
-  packed: true,
+  packed: ${packed},
 });
 `;
 }
@@ -53,6 +54,15 @@ describe("engine: a packed CommandSet", () => {
   let emu: RunningEmulator;
   let prog: PulumiProgram;
   const outputs: string[] = [];
+
+  /** Every live command's id by guild and name. */
+  function commandIds(): Record<string, string> {
+    return Object.fromEntries(
+      emu.control
+        .commands()
+        .map((c) => [`${String(c["guild_id"])} ${String(c["name"])}`, String(c["id"])]),
+    );
+  }
 
   /** A CLI run whose output is kept for the secrecy check at the end. */
   async function kept(args: readonly string[]): Promise<string> {
@@ -79,7 +89,7 @@ describe("engine: a packed CommandSet", () => {
       });
       expect(res.status).toBe(201);
     }
-    prog = await programAgainst(emu, "command-set-packed", program("Kick a member"));
+    prog = await programAgainst(emu, "command-set-packed", program("Kick a member", false, false));
   });
 
   afterAll(async () => {
@@ -87,7 +97,32 @@ describe("engine: a packed CommandSet", () => {
     await emu?.close();
   });
 
-  test("deploys both guilds with one PUT each, permissions included, as one resource", async () => {
+  test("a set deployed per scope, then packed: the packed resource takes the commands over, nothing is written", async () => {
+    await kept(["up", "--yes", "--non-interactive", "--skip-preview"]);
+    const ban = liveCommand(emu, "ban", A);
+    expect(livePermissions(emu, ban.id)).toEqual(PERMISSIONS);
+    const before = commandIds();
+    prog.write({ "index.ts": program("Kick a member") });
+    expect(await prog.previewSummary()).toMatchObject({ create: 1, delete: 2 });
+    emu.control.resetLog();
+    await kept(["up", "--yes", "--non-interactive", "--skip-preview"]);
+    // The old scope resources' deletes leave alone what the packed one took over by name.
+    expect(writes(emu)).toEqual([]);
+    expect(commandIds()).toEqual(before);
+    expect(livePermissions(emu, ban.id)).toEqual(PERMISSIONS);
+    const state = JSON.parse(await kept(["stack", "export"])) as {
+      deployment: { resources: { type: string }[] };
+    };
+    const types = state.deployment.resources.map((r) => r.type);
+    expect(types.filter((t) => t.endsWith(":CommandSetScopes")).length).toBe(1);
+    expect(types.filter((t) => t.endsWith(":ScopeCommands"))).toEqual([]);
+    emu.control.resetLog();
+    await kept(["up", "--yes", "--non-interactive"]);
+    expect(writes(emu)).toEqual([]);
+  });
+
+  test("deployed from empty: one PUT per guild, permissions included", async () => {
+    await kept(["destroy", "--yes", "--non-interactive"]);
     emu.control.resetLog();
     await kept(["up", "--yes", "--non-interactive", "--skip-preview"]);
     const ban = liveCommand(emu, "ban", A);
@@ -104,15 +139,6 @@ describe("engine: a packed CommandSet", () => {
         [`${g} 1 ban`, `${g} 1 kick`, `${g} 1 not-ours`].sort(),
       );
     }
-    const state = JSON.parse(await kept(["stack", "export"])) as {
-      deployment: { resources: { type: string }[] };
-    };
-    const types = state.deployment.resources.map((r) => r.type);
-    expect(types.filter((t) => t.endsWith(":CommandSetScopes")).length).toBe(1);
-    expect(types.filter((t) => t.endsWith(":ScopeCommands"))).toEqual([]);
-    emu.control.resetLog();
-    await kept(["up", "--yes", "--non-interactive"]);
-    expect(writes(emu)).toEqual([]);
   });
 
   test("a definition changed shows once, at its place in the list; one PATCH per guild", async () => {
@@ -144,13 +170,18 @@ describe("engine: a packed CommandSet", () => {
     expect(again).not.toMatch(/Changed by hand/);
   });
 
-  test("a secret description appears nowhere; destroy keeps what others made", async () => {
+  test("a secret description appears nowhere; unpacked again, nothing written; destroy keeps what others made", async () => {
     prog.write({ "index.ts": program("Kick someone out", true) });
     await kept(["preview", "--diff", "--non-interactive"]);
     await kept(["up", "--yes", "--non-interactive", "--skip-preview"]);
     expect(liveCommand(emu, "note", B)["description"]).toBe(SECRET);
     await kept(["preview", "--refresh", "--diff", "--non-interactive"]);
     await kept(["stack", "export"]);
+    // Back to a resource per scope: taken over by name again, nothing written.
+    prog.write({ "index.ts": program("Kick someone out", true, false) });
+    emu.control.resetLog();
+    await kept(["up", "--yes", "--non-interactive", "--skip-preview"]);
+    expect(writes(emu)).toEqual([]);
     await kept(["destroy", "--yes", "--non-interactive"]);
     expect(commandKeys(emu)).toEqual([`${A} 1 not-ours`, `${B} 1 not-ours`]);
     for (const text of outputs) expect(text).not.toContain(SECRET);
