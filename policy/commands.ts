@@ -1,7 +1,8 @@
 /**
  * The package's resources as the policies see them, whichever door declared them: the
  * commands each one holds (a `GlobalCommand` or `GuildCommand` one, a `ScopeCommands` its
- * map, and so each scope of a `CommandSet`, whose children they are), with where each
+ * map, and so each scope of a `CommandSet`, whose children they are; a packed set's
+ * `CommandSetScopes` each of its definitions in each of its scopes), with where each
  * lives and how a message names it; and the permissions entries of `GuildCommandPermissions`.
  *
  * A message names the resource (its kind and Pulumi name) and the command by its name,
@@ -12,7 +13,21 @@ import { isSecretAt, marksOf } from "./secretMarks";
 
 /** The resource kinds the policies read, by their type in either door. */
 export type Kind =
-  "GlobalCommand" | "GuildCommand" | "ScopeCommands" | "GuildCommandPermissions" | "CommandSet";
+  | "GlobalCommand"
+  | "GuildCommand"
+  | "ScopeCommands"
+  | "CommandSetScopes"
+  | "GuildCommandPermissions"
+  | "CommandSet";
+
+const KINDS: readonly Kind[] = [
+  "GlobalCommand",
+  "GuildCommand",
+  "ScopeCommands",
+  "CommandSetScopes",
+  "GuildCommandPermissions",
+  "CommandSet",
+];
 
 const TYPE_PREFIXES = ["pulumi-nodejs:dynamic/discord:", "discord-commands:index:"];
 
@@ -20,16 +35,8 @@ const TYPE_PREFIXES = ["pulumi-nodejs:dynamic/discord:", "discord-commands:index
 export function kindOf(type: string): Kind | undefined {
   for (const prefix of TYPE_PREFIXES) {
     if (!type.startsWith(prefix)) continue;
-    const kind = type.slice(prefix.length);
-    if (
-      kind === "GlobalCommand" ||
-      kind === "GuildCommand" ||
-      kind === "ScopeCommands" ||
-      kind === "GuildCommandPermissions" ||
-      kind === "CommandSet"
-    ) {
-      return kind;
-    }
+    const kind = KINDS.find((k) => k === type.slice(prefix.length));
+    if (kind !== undefined) return kind;
   }
   return undefined;
 }
@@ -89,6 +96,7 @@ export function commandsOf(r: SeenResource): SeenCommand[] {
       },
     ];
   }
+  if (kind === "CommandSetScopes") return packedCommandsOf(r, resource, marks);
   if (kind !== "ScopeCommands") return [];
   const commands = props["commands"];
   if (!isObject(commands)) return [];
@@ -109,6 +117,35 @@ export function commandsOf(r: SeenResource): SeenCommand[] {
       },
     ];
   });
+}
+
+/** A packed set's commands: each definition (by its place in the list) in each scope. */
+function packedCommandsOf(
+  r: SeenResource,
+  resource: string,
+  marks: ReturnType<typeof marksOf>,
+): SeenCommand[] {
+  const { commands, scopes } = r.props;
+  if (!Array.isArray(commands) || !Array.isArray(scopes)) return [];
+  return scopes.filter(isObject).flatMap((scope) =>
+    commands.flatMap((body: unknown, i) => {
+      if (!isObject(body)) return [];
+      const at = ["commands", i];
+      const secretName = isSecretAt(marks, [...at, "name"]) || isSecretAt(marks, [...at, "type"]);
+      return [
+        {
+          resource,
+          label: secretName
+            ? `command #${i + 1} (its name is secret)`
+            : `command "${String(body["name"])}"`,
+          applicationId: scope["applicationId"] ?? r.props["applicationId"],
+          guildId: scope["guildId"],
+          body,
+          secretAt: (path: PropertyPath) => isSecretAt(marks, [...at, ...path]),
+        },
+      ];
+    }),
+  );
 }
 
 /** A scope's key: `<application>/<guild or "global">`. */

@@ -17,6 +17,7 @@ function commandsById(resources: readonly SeenResource[]): Map<string, SeenComma
     const kind = kindOf(r.type);
     for (const c of whenKnown(() => commandsOf(r))) {
       const id = whenKnown(() => {
+        if (kind === "CommandSetScopes") return [packedIdOf(r, c)];
         if (kind === "ScopeCommands") {
           const ids = r.props["commandIds"] as Record<string, unknown> | undefined;
           const key = Object.keys((r.props["commands"] as object | undefined) ?? {}).find(
@@ -30,6 +31,20 @@ function commandsById(resources: readonly SeenResource[]): Map<string, SeenComma
     }
   }
   return byId;
+}
+
+/** A packed set's id of one of its commands: `commandIds[<scope label>][<key>]`. */
+function packedIdOf(r: SeenResource, c: SeenCommand): unknown {
+  const app = (r.props["scopes"] as Record<string, unknown>[] | undefined)?.find(
+    (s) => s["guildId"] === c.guildId,
+  )?.["applicationId"];
+  const label =
+    (app === undefined ? "" : `${String(app)}-`) +
+    (c.guildId === undefined ? "global" : String(c.guildId));
+  const type = c.body["type"];
+  const prefix = type === 2 ? "user:" : type === 3 ? "message:" : type === 4 ? "entry_point:" : "";
+  const ids = r.props["commandIds"] as Record<string, Record<string, unknown>> | undefined;
+  return ids?.[label]?.[`${prefix}${String(c.body["name"])}`];
 }
 
 export function stackPermissionsViolations(resources: readonly SeenResource[]): string[] {

@@ -80,6 +80,7 @@ describe("the package's resources, both doors", () => {
     ["pulumi-nodejs:dynamic/discord:GuildCommand", "GuildCommand"],
     ["discord-commands:index:GlobalCommand", "GlobalCommand"],
     ["discord-commands:index:ScopeCommands", "ScopeCommands"],
+    ["pulumi-nodejs:dynamic/discord:CommandSetScopes", "CommandSetScopes"],
     ["pulumi-nodejs:dynamic/discord:GuildCommandPermissions", "GuildCommandPermissions"],
     ["pulumi-nodejs:dynamic:Resource", undefined],
     ["aws:s3/bucket:Bucket", undefined],
@@ -97,6 +98,35 @@ describe("the package's resources, both doors", () => {
       ['command "user:Report"', "Report", G],
     ]);
     expect(stackOf(r.urn)).toBe("dev");
+  });
+
+  test("a packed set's definitions are each seen in each of its scopes; a secret name by place", () => {
+    const props = withMarks(
+      {
+        applicationId: APP,
+        scopes: [{}, { guildId: G }],
+        commands: [
+          { name: "ban", description: "Ban" },
+          { type: 2, name: "mod-hush" },
+        ],
+      },
+      [["commands", 1, "name"]],
+    );
+    const r = {
+      type: "pulumi-nodejs:dynamic/discord:CommandSetScopes",
+      name: "mods-scopes",
+      urn: urn("x", "mods-scopes"),
+      props,
+    };
+    const seen = commandsOf(r);
+    expect(seen.map((c) => [c.label, c.guildId, c.applicationId])).toEqual([
+      ['command "ban"', undefined, APP],
+      ["command #2 (its name is secret)", undefined, APP],
+      ['command "ban"', G, APP],
+      ["command #2 (its name is secret)", G, APP],
+    ]);
+    expect(seen[1]?.secretAt(["name"])).toBe(true);
+    expect(seen[0]?.secretAt(["name"])).toBe(false);
   });
 });
 
@@ -212,22 +242,43 @@ describe("rules", () => {
     expect(everyoneGrants(open!, G, [{ id: G, type: 1, permission: true }])).toEqual([]);
   });
 
-  test("permissions resources are matched to their command by id, a set's by key", () => {
-    const set = resource("discord-commands:index:ScopeCommands", "set-g", {
-      applicationId: APP,
-      guildId: G,
-      commands: { purge: { defaultMemberPermissions: "8192" } },
-      commandIds: { purge: "1300000000000000077" },
-    });
-    const perms = resource("pulumi-nodejs:dynamic/discord:GuildCommandPermissions", "p", {
-      guildId: G,
-      commandId: "1300000000000000077",
-      permissions: [{ id: G, type: 1, permission: true }],
-    });
-    expect(stackPermissionsViolations([set, perms])).toEqual([
-      `ScopeCommands "set-g" (command "purge"): a permissions entry in guild ${G} allows @everyone to use it, though its default member permissions restrict it (GuildCommandPermissions "p")`,
-    ]);
-  });
+  const purgeSets: [string, SeenResource][] = [
+    [
+      'ScopeCommands "set-g"',
+      resource("discord-commands:index:ScopeCommands", "set-g", {
+        applicationId: APP,
+        guildId: G,
+        commands: { purge: { defaultMemberPermissions: "8192" } },
+        commandIds: { purge: "1300000000000000077" },
+      }),
+    ],
+    [
+      'CommandSetScopes "mods-scopes"',
+      resource("pulumi-nodejs:dynamic/discord:CommandSetScopes", "mods-scopes", {
+        applicationId: APP,
+        scopes: [{}, { guildId: G }],
+        commands: [{ name: "purge", defaultMemberPermissions: "8192" }],
+        commandIds: {
+          global: { purge: "1300000000000000076" },
+          [G]: { purge: "1300000000000000077" },
+        },
+      }),
+    ],
+  ];
+
+  test.each(purgeSets)(
+    "permissions resources are matched to their command by id: %s's by scope and key",
+    (label, set) => {
+      const perms = resource("pulumi-nodejs:dynamic/discord:GuildCommandPermissions", "p", {
+        guildId: G,
+        commandId: "1300000000000000077",
+        permissions: [{ id: G, type: 1, permission: true }],
+      });
+      expect(stackPermissionsViolations([set, perms])).toEqual([
+        `${label} (command "purge"): a permissions entry in guild ${G} allows @everyone to use it, though its default member permissions restrict it (GuildCommandPermissions "p")`,
+      ]);
+    },
+  );
 });
 
 describe("secret names are never quoted", () => {
