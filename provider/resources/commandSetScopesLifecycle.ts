@@ -18,6 +18,7 @@ import { scopeLabel } from "./commandSetPlan";
 import { commandKey } from "./commandKeys";
 import { inputsFromLive } from "./commandLifecycle";
 import type { DeploymentClaims } from "./claims";
+import { scopeClaims } from "./claims";
 import type { CheckFailure, ConfiguredLifecycle } from "./lifecycle";
 import { idFailures } from "./lifecycle";
 import type { DescribeResource } from "./engineErrors";
@@ -435,16 +436,19 @@ const describeSet: DescribeResource = (props) => {
 };
 
 /**
- * The program-wide claims of a packed set (claims.ts): each scope claims its commands as a
- * `ScopeCommands` would, keyed by the set's URN and the scope's label.
+ * The program-wide claims of a packed set (claims.ts): each scope's commands as a
+ * `ScopeCommands` would claim them (named by the set's URN and the scope's label), recorded
+ * in one call: one per scope released and judged every claim of the deployment each time,
+ * 5.5 s of a 1,000-guild preview's CPU (measured).
  */
 export function packedScopeClaims(
-  claims: Pick<DeploymentClaims, "checkScope">,
+  claims: Pick<DeploymentClaims, "claimAll">,
   urn: string,
   inputs: Bag,
 ): string[] {
   if (scopesUnknown(inputs)) return [];
-  return scopesOf(inputs).flatMap((s) =>
-    claims.checkScope(`${urn}[${scopeLabel(s)}]`, inputView(inputs, s)),
+  const all = scopesOf(inputs).flatMap(
+    (s) => scopeClaims(`${urn}[${scopeLabel(s)}]`, inputView(inputs, s)) ?? [],
   );
+  return claims.claimAll(urn, all);
 }

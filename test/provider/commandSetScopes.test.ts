@@ -6,7 +6,11 @@
  * removed; a failing scope named with the others; secrets kept at their paths in the outputs.
  */
 import type { RunningEmulator } from "../../emulator";
-import { commandSetScopesProvider } from "../../provider/resources/commandSetScopesLifecycle";
+import { DeploymentClaims } from "../../provider/resources/claims";
+import {
+  commandSetScopesProvider,
+  packedScopeClaims,
+} from "../../provider/resources/commandSetScopesLifecycle";
 import type { Bag } from "../../provider/resources/propertyBags";
 import { isSecretValue, SECRET_PATHS_KEY } from "../../provider/resources/propertyBags";
 import { Api, rec } from "../emulator/helpers";
@@ -263,5 +267,22 @@ describe("CommandSetScopes", () => {
       [`drift["${G1}"]`]: "update",
       [`commandIds["${G1}"]`]: "add",
     });
+  });
+
+  test("claims: a name the set declares, declared again in one of its guilds, fails naming both", () => {
+    const claims = new DeploymentClaims();
+    const single = "urn:pulumi:dev::p::pulumi-nodejs:dynamic/discord:GuildCommand::b-in-g2";
+    const set =
+      "urn:pulumi:dev::p::discord:index:CommandSet$pulumi-nodejs:dynamic/discord:CommandSetScopes::mods-scopes";
+    expect(
+      claims.checkCommand(single, "guild", { applicationId: APP, guildId: G2, name: "b" }),
+    ).toEqual([]);
+    const problems = packedScopeClaims(claims, set, packed(defs(["a", "b"]))).join("\n");
+    expect(problems).toMatch(new RegExp(`all declare the CHAT_INPUT command 'b' in guild ${G2}`));
+    expect(problems).toContain("b-in-g2");
+    expect(problems).toContain(`mods-scopes[${G2}]`);
+    // Checked again (a second check of the same set), its claims replace its earlier ones.
+    const again = packedScopeClaims(claims, set, packed(defs(["a"]))).join("\n");
+    expect(again).toBe("");
   });
 });
