@@ -285,4 +285,19 @@ describe("CommandSetScopes", () => {
     const again = packedScopeClaims(claims, set, packed(defs(["a"]))).join("\n");
     expect(again).toBe("");
   });
+
+  test("a scope that names its application is labelled by it; the set's default application changed is a replacement", async () => {
+    const p = await fresh();
+    const inputs = {
+      commands: defs(["a"]),
+      scopes: [{ applicationId: APP }, { applicationId: APP, guildId: G1 }],
+    };
+    const created = await p.create((await p.check({}, inputs)).inputs);
+    expect(Object.keys(idsOf(created.outs)).sort()).toEqual([`${APP}-${G1}`, `${APP}-global`]);
+    expect(live(G1).map((c) => c["name"])).toEqual(["a"]);
+    const moved = { ...packed(defs(["a"])), applicationId: "1300000000000000099" };
+    expect((await p.diff("command-set", packed(defs(["a"])), moved)).replaces).toEqual([
+      "applicationId",
+    ]);
+  });
 });
