@@ -89,7 +89,7 @@ export function commandSetResource(types: TypeCollector): ResourceSpec {
       type: "array",
       items: { $ref: `#/types/${scopeType}` },
       description:
-        "Where to deploy the definitions: one `ScopeCommands` child each (`<name>-<guildId>`, `<name>-global`). Adding a scope creates its commands, removing one deletes only them.",
+        "Where to deploy the definitions: one `ScopeCommands` child each (`<name>-<guildId>`, `<name>-global`), or every scope in one child when `packed`. Adding a scope creates its commands, removing one deletes only them.",
     },
     true,
   );
@@ -101,6 +101,16 @@ export function commandSetResource(types: TypeCollector): ResourceSpec {
       items: { $ref: `#/types/${permissionsType}` },
       description:
         "Permission overwrites per guild and command name: one `GuildCommandPermissions` child each.",
+    },
+    false,
+  );
+  add(
+    inputs,
+    "packed",
+    {
+      type: "boolean",
+      description:
+        "Hold every scope in one child resource (`CommandSetScopes`, `<name>-scopes`), the definitions once, instead of one `ScopeCommands` per scope: for sets of many scopes, whose state and time it divides by the number of scopes. The preview then shows a definition's change once, at its place in `commands`, and `--target` takes the whole set. Default false.",
     },
     false,
   );
@@ -117,7 +127,7 @@ export function commandSetResource(types: TypeCollector): ResourceSpec {
   );
   return {
     ...resource(
-      "One list of command definitions deployed to many scopes (the global scope and/or guilds, each optionally of its own application), with permissions per guild by command name. A component: one `ScopeCommands` per scope, so the preview names the scope, the command and the field of every change, and one `GuildCommandPermissions` per permissions entry, whose command id follows the scope's (a rename is a new id: its permissions are written again). A guild's copy leaves out `contexts`, `integrationTypes` and `dmPermission`. Checked at preview: a definition twice, a scope twice, permissions for an unreached guild.",
+      "One list of command definitions deployed to many scopes (the global scope and/or guilds, each optionally of its own application), with permissions per guild by command name. A component: one `ScopeCommands` per scope, so the preview names the scope, the command and the field of every change (or, `packed`, one `CommandSetScopes` for every scope), and one `GuildCommandPermissions` per permissions entry, whose command id follows the scope's (a rename is a new id: its permissions are written again). A guild's copy leaves out `contexts`, `integrationTypes` and `dmPermission`. Checked at preview: a definition twice, a scope twice, permissions for an unreached guild.",
       inputs,
       outputs,
     ),

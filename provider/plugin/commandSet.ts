@@ -2,9 +2,10 @@
  * `discord-commands:index:CommandSet`, the plugin's component (so every language has
  * command sets): the engine's `Construct` call runs here, in the plugin process, which
  * registers the component and its children with the engine's resource monitor: one
- * `discord-commands:index:ScopeCommands` per scope and one `GuildCommandPermissions` per
+ * `discord-commands:index:ScopeCommands` per scope (or, with `packed: true`, one
+ * `CommandSetScopes` for every scope: packedSet.ts) and one `GuildCommandPermissions` per
  * permissions entry, planned by provider/resources/commandSetPlan.ts like the TypeScript
- * SDK's component (sdk/commandSet.ts).
+ * SDK's component (sdk/commandSet.ts). What registers the children: setChildren.ts.
  *
  * Why straight over the monitor's gRPC, not through @pulumi/pulumi's runtime as a program
  * would: the children's properties are plain values the plugin already holds (the
@@ -41,7 +42,7 @@
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import type * as resproto from "@pulumi/pulumi/proto/resource_pb";
 import type * as structproto from "google-protobuf/google/protobuf/struct_pb";
-import type { SetPermissions, SetScope } from "../resources/commandSetPlan";
+import type { SetScope } from "../resources/commandSetPlan";
 import {
   permissionsChildName,
   permissionsScope,
@@ -54,7 +55,6 @@ import { commandKey } from "../resources/commandKeys";
 import {
   commandRefField,
   containsSecret,
-  isSecretValue,
   programProblemsField,
   updatingField,
   secretPathsIn,
@@ -63,21 +63,23 @@ import {
   unknownPaths,
   unwrapSecrets,
 } from "../resources/propertyBags";
-import type { PathSegment } from "../schema";
 import { isRecord, Secrecy } from "../schema";
 import type { PlainObject, PlainValue } from "../plainStructs";
 import { plainStruct } from "../plainStructs";
 import { PACKAGE } from "./resources";
-import type { Deps } from "./resourceMonitor";
 import {
   ChildFailedError,
   childFailedMessage,
   registration,
   ResourceMonitor,
-  setDependencies,
 } from "./resourceMonitor";
 import type { ChildFailures, FailureWatch } from "./childFailures";
-import { childUrn } from "./childFailures";
+import { registerPacked } from "./packedSet";
+import type { PermissionsEntry, RegisteredScopes, ScopeAnswer, SetArguments } from "./setChildren";
+import { Children, idsAnswer, markedAt } from "./setChildren";
+
+// The secret marks of a scope's map: tests reach them here, where the set was first built.
+export { markedAt } from "./setChildren";
 
 export const COMMAND_SET_TOKEN = `${PACKAGE}:index:CommandSet`;
 
@@ -104,11 +106,6 @@ function scopesOf(value: unknown): SetScope[] {
       ...(typeof applicationId === "string" ? { applicationId } : {}),
     };
   });
-}
-
-interface PermissionsEntry extends SetPermissions {
-  /** The overwrites as the engine sent them (secrets and unknowns kept). */
-  readonly permissions: PlainValue | undefined;
 }
 
 function permissionsOf(value: unknown): PermissionsEntry[] {
@@ -167,25 +164,10 @@ function inputDependencies(req: provproto.ConstructRequest): Record<string, stri
   return out;
 }
 
-interface ScopeAnswer {
-  readonly urn: string;
-  /** The scope's commandIds; undefined while unknown (preview). */
-  readonly ids: Record<string, string> | undefined;
-  /** Whether the child's commandIds are secret (keyed by a secret name, say). */
-  readonly secret: boolean;
-}
-
 /** The scope's child as registered: its URN and its commandIds, with their mark. */
 function scopeAnswer(res: resproto.RegisterResourceResponse): ScopeAnswer {
   const object = res.getObject()?.toJavaScript() ?? {};
-  const marked: unknown = object["commandIds"];
-  const ids = isSecretValue(marked) ? marked.value : marked;
-  const known = isRecord(ids) && unknownPaths(ids).length === 0;
-  return {
-    urn: res.getUrn(),
-    ids: known ? (ids as Record<string, string>) : undefined,
-    secret: isSecretValue(marked),
-  };
+  return idsAnswer(res.getUrn(), object["commandIds"]);
 }
 
 /**
@@ -203,38 +185,6 @@ function setOutputs(
     return [label, a.secret || keysSecret.has(label) ? secretValue(known) : known] as const;
   });
   return { commandIds: Object.fromEntries(ids) };
-}
-
-/**
- * `value` with the engine's secret mark at each of `paths` (relative to it), as a program
- * would hand it: the child's check, diff and messages learn each secret's place from the
- * marks (server.ts), so a plain command of a set that holds a secret stays readable.
- */
-export function markedAt(value: unknown, paths: readonly (readonly PathSegment[])[]): unknown {
-  if (paths.length === 0) return value;
-  if (paths.some((p) => p.length === 0)) return secretValue(value);
-  const below = (key: string): PathSegment[][] =>
-    paths.filter((p) => String(p[0]) === key).map((p) => p.slice(1));
-  if (Array.isArray(value)) return value.map((v, i) => markedAt(v, below(String(i))));
-  if (!isRecord(value)) return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, markedAt(v, below(k))]));
-}
-
-/** A CommandSet's arguments, as the Construct request carries them. */
-interface SetArguments {
-  readonly name: string;
-  readonly scopes: readonly SetScope[];
-  readonly permissions: readonly PermissionsEntry[];
-  /** The definitions, secrets unwrapped; undefined while any part is unknown (preview). */
-  readonly definitions: unknown[] | undefined;
-  /** Whether any definition is secret (at preview, while the definitions are unknown). */
-  readonly secretCommands: boolean;
-  /** Where the definitions' secrets are, by index: the plan's problems quote none of them. */
-  readonly secrecy: Secrecy;
-  /** The URNs each input property came from. */
-  readonly deps: Deps;
-  /** Whether the engine runs an update (not a preview): the Construct request's `dryRun`. */
-  readonly updating: boolean;
 }
 
 /** The set's arguments, or the set's problems (its structure: scopes, permissions). */
@@ -263,53 +213,8 @@ function setArguments(req: provproto.ConstructRequest): SetArguments {
     secrecy: new Secrecy(secretPathsIn(rawCommands)),
     deps: inputDependencies(req),
     updating: !req.getDryrun(),
+    packed: plain<unknown>(inputs["packed"], "packed") === true,
   };
-}
-
-/**
- * The set's children as it registers them: under the component, with the package's
- * provider from the request and the request's `protect`, each watched for a failed check
- * or diff (childFailures.ts).
- */
-class Children {
-  /** Each child's name by its URN. */
-  private readonly names = new Map<string, string>();
-
-  constructor(
-    private readonly monitor: ResourceMonitor,
-    private readonly req: provproto.ConstructRequest,
-    private readonly parentUrn: string,
-    private readonly watch: FailureWatch,
-  ) {}
-
-  register(
-    type: string,
-    childName: string,
-    object: PlainObject,
-    deps: Deps,
-  ): Promise<resproto.RegisterResourceResponse> {
-    const childType = `${PACKAGE}:index:${type}`;
-    const reg = registration(childType, childName, this.parentUrn, true, object);
-    reg.setProvider(this.req.getProvidersMap().get(PACKAGE) ?? "");
-    if (this.req.hasProtect()) reg.setProtect(this.req.getProtect() === true);
-    setDependencies(reg, deps);
-    const urn = childUrn(this.parentUrn, childType, childName);
-    this.names.set(urn, childName);
-    this.watch.add(urn);
-    return this.monitor.register(reg);
-  }
-
-  /** The child's name, for a message. */
-  nameOf(urn: string): string {
-    return this.names.get(urn) ?? urn;
-  }
-}
-
-/** The scopes' children as registered: each scope's answer, by the scope's label. */
-interface RegisteredScopes {
-  readonly answers: Map<string, Promise<ScopeAnswer>>;
-  /** The labels of the scopes whose keys (the commands' names) hold a secret. */
-  readonly keysSecret: Set<string>;
 }
 
 /**
@@ -428,7 +333,7 @@ function constructResponse(
   res.setUrn(urn);
   res.setState(plainStruct(outputs) as structproto.Struct);
   const stateDeps = new provproto.ConstructResponse.PropertyDependencies();
-  stateDeps.setUrnsList(answers.map(([, a]) => a.urn));
+  stateDeps.setUrnsList([...new Set(answers.map(([, a]) => a.urn))]);
   res.getStatedependenciesMap().set("commandIds", stateDeps);
   return res;
 }
@@ -444,7 +349,7 @@ export async function constructCommandSet(
   try {
     const urn = (await monitor.register(componentRegistration(req))).getUrn();
     const children = new Children(monitor, req, urn, watch);
-    const scopes = registerScopes(children, set);
+    const scopes = set.packed ? registerPacked(children, set) : registerScopes(children, set);
     const permissionsDone = registerPermissions(children, set, scopes.answers);
     const answers = await settled(children, watch, scopes.answers, permissionsDone);
     const outputs = setOutputs(answers, scopes.keysSecret);

@@ -14,11 +14,17 @@
  *    (`commandId` the application id for the app-wide defaults);
  *  - ScopeCommands: `<guildId>` or `global`, with or without `<applicationId>/`
  *    (scopeCommandsLifecycle.ts `parseScopeResourceId`);
- *  - UserAuthorization: none (it cannot be imported).
+ *  - UserAuthorization: none (it cannot be imported);
+ *  - CommandSetScopes (a packed CommandSet's child): none (its Read says to import each
+ *    scope as a ScopeCommands).
  */
 import { ConfigurationError } from "../client";
 import { isSnowflake } from "../schema";
 import { userAuthorizationProvider } from "../resources/authorizationLifecycle";
+import {
+  commandSetScopesProvider,
+  packedScopeClaims,
+} from "../resources/commandSetScopesLifecycle";
 import type { Checked, Lifecycle } from "../resources/lifecycle";
 import { commandProvider } from "../resources/commandLifecycle";
 import { permissionsProvider } from "../resources/permissionsLifecycle";
@@ -39,6 +45,7 @@ export const TOKENS = {
   guildCommandPermissions: `${PACKAGE}:index:GuildCommandPermissions`,
   userAuthorization: `${PACKAGE}:index:UserAuthorization`,
   scopeCommands: `${PACKAGE}:index:ScopeCommands`,
+  commandSetScopes: `${PACKAGE}:index:CommandSetScopes`,
 } as const;
 
 /** The provider's configuration keys: the settings (`discord:botToken`), unprefixed. */
@@ -201,8 +208,19 @@ export function pluginResources(rt: ProviderRuntime): Map<string, PluginResource
     importRead: (id) => ({ id, props: {} }),
   };
 
+  // A packed CommandSet's child: each scope claims its commands as a ScopeCommands would.
+  const commandSetScopes: PluginResource = {
+    lifecycle: commandSetScopesProvider(rt),
+    withClaims: (urn, checked) =>
+      claimed(checked, WHOLE_SCOPE, packedScopeClaims(claims, urn, checked.inputs)),
+    rewritesState: fromDynamicState,
+    // No properties: the lifecycle's Read names the ids to import each scope by.
+    importRead: (id) => ({ id, props: {} }),
+  };
+
   return new Map<string, PluginResource>([
     [TOKENS.scopeCommands, scopeCommands],
+    [TOKENS.commandSetScopes, commandSetScopes],
     [TOKENS.globalCommand, commands("global")],
     [TOKENS.guildCommand, commands("guild")],
     [TOKENS.guildCommandPermissions, permissions],

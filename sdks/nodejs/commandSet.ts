@@ -8,7 +8,7 @@ import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
- * One list of command definitions deployed to many scopes (the global scope and/or guilds, each optionally of its own application), with permissions per guild by command name. A component: one `ScopeCommands` per scope, so the preview names the scope, the command and the field of every change, and one `GuildCommandPermissions` per permissions entry, whose command id follows the scope's (a rename is a new id: its permissions are written again). A guild's copy leaves out `contexts`, `integrationTypes` and `dmPermission`. Checked at preview: a definition twice, a scope twice, permissions for an unreached guild.
+ * One list of command definitions deployed to many scopes (the global scope and/or guilds, each optionally of its own application), with permissions per guild by command name. A component: one `ScopeCommands` per scope, so the preview names the scope, the command and the field of every change (or, `packed`, one `CommandSetScopes` for every scope), and one `GuildCommandPermissions` per permissions entry, whose command id follows the scope's (a rename is a new id: its permissions are written again). A guild's copy leaves out `contexts`, `integrationTypes` and `dmPermission`. Checked at preview: a definition twice, a scope twice, permissions for an unreached guild.
  */
 export class CommandSet extends pulumi.ComponentResource {
     /** @internal */
@@ -48,6 +48,7 @@ export class CommandSet extends pulumi.ComponentResource {
                 throw new Error("Missing required property 'scopes'");
             }
             resourceInputs["commands"] = args?.commands;
+            resourceInputs["packed"] = args?.packed;
             resourceInputs["permissions"] = args?.permissions;
             resourceInputs["scopes"] = args?.scopes;
             resourceInputs["commandIds"] = undefined /*out*/;
@@ -68,11 +69,15 @@ export interface CommandSetArgs {
      */
     commands: pulumi.Input<pulumi.Input<inputs.CommandDefinitionArgs>[]>;
     /**
+     * Hold every scope in one child resource (`CommandSetScopes`, `<name>-scopes`), the definitions once, instead of one `ScopeCommands` per scope: for sets of many scopes, whose state and time it divides by the number of scopes. The preview then shows a definition's change once, at its place in `commands`, and `--target` takes the whole set. Default false.
+     */
+    packed?: pulumi.Input<boolean>;
+    /**
      * Permission overwrites per guild and command name: one `GuildCommandPermissions` child each.
      */
     permissions?: pulumi.Input<pulumi.Input<inputs.CommandSetPermissionsArgs>[]>;
     /**
-     * Where to deploy the definitions: one `ScopeCommands` child each (`<name>-<guildId>`, `<name>-global`). Adding a scope creates its commands, removing one deletes only them.
+     * Where to deploy the definitions: one `ScopeCommands` child each (`<name>-<guildId>`, `<name>-global`), or every scope in one child when `packed`. Adding a scope creates its commands, removing one deletes only them.
      */
     scopes: pulumi.Input<pulumi.Input<inputs.CommandSetScopeArgs>[]>;
 }

@@ -251,7 +251,7 @@ describe("the package", () => {
     );
   });
 
-  test("CommandSet is a component: definitions, scopes, permissions in; ids by scope out", () => {
+  test("CommandSet is a component: definitions, scopes, permissions, packed in; ids by scope out", () => {
     const r = schema.resources[token("CommandSet")];
     expect(r?.isComponent).toBe(true);
     expect(r?.requiredInputs).toEqual(["commands", "scopes"]);
@@ -264,6 +264,8 @@ describe("the package", () => {
     expect(r?.inputProperties["permissions"]?.items).toEqual({
       $ref: `#/types/${token("CommandSetPermissions")}`,
     });
+    // Every scope in one child (provider/plugin/packedSet.ts); optional, default false.
+    expect(r?.inputProperties["packed"]?.type).toBe("boolean");
   });
 
   test("ScopeCommands: commands by key as CommandDefinition, the scope replaces, ids out", () => {

@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// One list of command definitions deployed to many scopes (the global scope and/or guilds, each optionally of its own application), with permissions per guild by command name. A component: one `ScopeCommands` per scope, so the preview names the scope, the command and the field of every change, and one `GuildCommandPermissions` per permissions entry, whose command id follows the scope's (a rename is a new id: its permissions are written again). A guild's copy leaves out `contexts`, `integrationTypes` and `dmPermission`. Checked at preview: a definition twice, a scope twice, permissions for an unreached guild.
+// One list of command definitions deployed to many scopes (the global scope and/or guilds, each optionally of its own application), with permissions per guild by command name. A component: one `ScopeCommands` per scope, so the preview names the scope, the command and the field of every change (or, `packed`, one `CommandSetScopes` for every scope), and one `GuildCommandPermissions` per permissions entry, whose command id follows the scope's (a rename is a new id: its permissions are written again). A guild's copy leaves out `contexts`, `integrationTypes` and `dmPermission`. Checked at preview: a definition twice, a scope twice, permissions for an unreached guild.
 type CommandSet struct {
 	pulumi.ResourceState
 
@@ -45,9 +45,11 @@ func NewCommandSet(ctx *pulumi.Context,
 type commandSetArgs struct {
 	// The definitions: every field of a command but its scope.
 	Commands []CommandDefinition `pulumi:"commands"`
+	// Hold every scope in one child resource (`CommandSetScopes`, `<name>-scopes`), the definitions once, instead of one `ScopeCommands` per scope: for sets of many scopes, whose state and time it divides by the number of scopes. The preview then shows a definition's change once, at its place in `commands`, and `--target` takes the whole set. Default false.
+	Packed *bool `pulumi:"packed"`
 	// Permission overwrites per guild and command name: one `GuildCommandPermissions` child each.
 	Permissions []CommandSetPermissions `pulumi:"permissions"`
-	// Where to deploy the definitions: one `ScopeCommands` child each (`<name>-<guildId>`, `<name>-global`). Adding a scope creates its commands, removing one deletes only them.
+	// Where to deploy the definitions: one `ScopeCommands` child each (`<name>-<guildId>`, `<name>-global`), or every scope in one child when `packed`. Adding a scope creates its commands, removing one deletes only them.
 	Scopes []CommandSetScope `pulumi:"scopes"`
 }
 
@@ -55,9 +57,11 @@ type commandSetArgs struct {
 type CommandSetArgs struct {
 	// The definitions: every field of a command but its scope.
 	Commands CommandDefinitionArrayInput
+	// Hold every scope in one child resource (`CommandSetScopes`, `<name>-scopes`), the definitions once, instead of one `ScopeCommands` per scope: for sets of many scopes, whose state and time it divides by the number of scopes. The preview then shows a definition's change once, at its place in `commands`, and `--target` takes the whole set. Default false.
+	Packed pulumi.BoolPtrInput
 	// Permission overwrites per guild and command name: one `GuildCommandPermissions` child each.
 	Permissions CommandSetPermissionsArrayInput
-	// Where to deploy the definitions: one `ScopeCommands` child each (`<name>-<guildId>`, `<name>-global`). Adding a scope creates its commands, removing one deletes only them.
+	// Where to deploy the definitions: one `ScopeCommands` child each (`<name>-<guildId>`, `<name>-global`), or every scope in one child when `packed`. Adding a scope creates its commands, removing one deletes only them.
 	Scopes CommandSetScopeArrayInput
 }
 

@@ -23,15 +23,19 @@ class CommandSetArgs:
     def __init__(__self__, *,
                  commands: pulumi.Input[Sequence[pulumi.Input['CommandDefinitionArgs']]],
                  scopes: pulumi.Input[Sequence[pulumi.Input['CommandSetScopeArgs']]],
+                 packed: Optional[pulumi.Input[_builtins.bool]] = None,
                  permissions: Optional[pulumi.Input[Sequence[pulumi.Input['CommandSetPermissionsArgs']]]] = None):
         """
         The set of arguments for constructing a CommandSet resource.
         :param pulumi.Input[Sequence[pulumi.Input['CommandDefinitionArgs']]] commands: The definitions: every field of a command but its scope.
-        :param pulumi.Input[Sequence[pulumi.Input['CommandSetScopeArgs']]] scopes: Where to deploy the definitions: one `ScopeCommands` child each (`<name>-<guildId>`, `<name>-global`). Adding a scope creates its commands, removing one deletes only them.
+        :param pulumi.Input[Sequence[pulumi.Input['CommandSetScopeArgs']]] scopes: Where to deploy the definitions: one `ScopeCommands` child each (`<name>-<guildId>`, `<name>-global`), or every scope in one child when `packed`. Adding a scope creates its commands, removing one deletes only them.
+        :param pulumi.Input[_builtins.bool] packed: Hold every scope in one child resource (`CommandSetScopes`, `<name>-scopes`), the definitions once, instead of one `ScopeCommands` per scope: for sets of many scopes, whose state and time it divides by the number of scopes. The preview then shows a definition's change once, at its place in `commands`, and `--target` takes the whole set. Default false.
         :param pulumi.Input[Sequence[pulumi.Input['CommandSetPermissionsArgs']]] permissions: Permission overwrites per guild and command name: one `GuildCommandPermissions` child each.
         """
         pulumi.set(__self__, "commands", commands)
         pulumi.set(__self__, "scopes", scopes)
+        if packed is not None:
+            pulumi.set(__self__, "packed", packed)
         if permissions is not None:
             pulumi.set(__self__, "permissions", permissions)
 
@@ -51,13 +55,25 @@ class CommandSetArgs:
     @pulumi.getter
     def scopes(self) -> pulumi.Input[Sequence[pulumi.Input['CommandSetScopeArgs']]]:
         """
-        Where to deploy the definitions: one `ScopeCommands` child each (`<name>-<guildId>`, `<name>-global`). Adding a scope creates its commands, removing one deletes only them.
+        Where to deploy the definitions: one `ScopeCommands` child each (`<name>-<guildId>`, `<name>-global`), or every scope in one child when `packed`. Adding a scope creates its commands, removing one deletes only them.
         """
         return pulumi.get(self, "scopes")
 
     @scopes.setter
     def scopes(self, value: pulumi.Input[Sequence[pulumi.Input['CommandSetScopeArgs']]]):
         pulumi.set(self, "scopes", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def packed(self) -> Optional[pulumi.Input[_builtins.bool]]:
+        """
+        Hold every scope in one child resource (`CommandSetScopes`, `<name>-scopes`), the definitions once, instead of one `ScopeCommands` per scope: for sets of many scopes, whose state and time it divides by the number of scopes. The preview then shows a definition's change once, at its place in `commands`, and `--target` takes the whole set. Default false.
+        """
+        return pulumi.get(self, "packed")
+
+    @packed.setter
+    def packed(self, value: Optional[pulumi.Input[_builtins.bool]]):
+        pulumi.set(self, "packed", value)
 
     @_builtins.property
     @pulumi.getter
@@ -79,17 +95,19 @@ class CommandSet(pulumi.ComponentResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  commands: Optional[pulumi.Input[Sequence[pulumi.Input[Union['CommandDefinitionArgs', 'CommandDefinitionArgsDict']]]]] = None,
+                 packed: Optional[pulumi.Input[_builtins.bool]] = None,
                  permissions: Optional[pulumi.Input[Sequence[pulumi.Input[Union['CommandSetPermissionsArgs', 'CommandSetPermissionsArgsDict']]]]] = None,
                  scopes: Optional[pulumi.Input[Sequence[pulumi.Input[Union['CommandSetScopeArgs', 'CommandSetScopeArgsDict']]]]] = None,
                  __props__=None):
         """
-        One list of command definitions deployed to many scopes (the global scope and/or guilds, each optionally of its own application), with permissions per guild by command name. A component: one `ScopeCommands` per scope, so the preview names the scope, the command and the field of every change, and one `GuildCommandPermissions` per permissions entry, whose command id follows the scope's (a rename is a new id: its permissions are written again). A guild's copy leaves out `contexts`, `integrationTypes` and `dmPermission`. Checked at preview: a definition twice, a scope twice, permissions for an unreached guild.
+        One list of command definitions deployed to many scopes (the global scope and/or guilds, each optionally of its own application), with permissions per guild by command name. A component: one `ScopeCommands` per scope, so the preview names the scope, the command and the field of every change (or, `packed`, one `CommandSetScopes` for every scope), and one `GuildCommandPermissions` per permissions entry, whose command id follows the scope's (a rename is a new id: its permissions are written again). A guild's copy leaves out `contexts`, `integrationTypes` and `dmPermission`. Checked at preview: a definition twice, a scope twice, permissions for an unreached guild.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[Union['CommandDefinitionArgs', 'CommandDefinitionArgsDict']]]] commands: The definitions: every field of a command but its scope.
+        :param pulumi.Input[_builtins.bool] packed: Hold every scope in one child resource (`CommandSetScopes`, `<name>-scopes`), the definitions once, instead of one `ScopeCommands` per scope: for sets of many scopes, whose state and time it divides by the number of scopes. The preview then shows a definition's change once, at its place in `commands`, and `--target` takes the whole set. Default false.
         :param pulumi.Input[Sequence[pulumi.Input[Union['CommandSetPermissionsArgs', 'CommandSetPermissionsArgsDict']]]] permissions: Permission overwrites per guild and command name: one `GuildCommandPermissions` child each.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['CommandSetScopeArgs', 'CommandSetScopeArgsDict']]]] scopes: Where to deploy the definitions: one `ScopeCommands` child each (`<name>-<guildId>`, `<name>-global`). Adding a scope creates its commands, removing one deletes only them.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['CommandSetScopeArgs', 'CommandSetScopeArgsDict']]]] scopes: Where to deploy the definitions: one `ScopeCommands` child each (`<name>-<guildId>`, `<name>-global`), or every scope in one child when `packed`. Adding a scope creates its commands, removing one deletes only them.
         """
         ...
     @overload
@@ -98,7 +116,7 @@ class CommandSet(pulumi.ComponentResource):
                  args: CommandSetArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        One list of command definitions deployed to many scopes (the global scope and/or guilds, each optionally of its own application), with permissions per guild by command name. A component: one `ScopeCommands` per scope, so the preview names the scope, the command and the field of every change, and one `GuildCommandPermissions` per permissions entry, whose command id follows the scope's (a rename is a new id: its permissions are written again). A guild's copy leaves out `contexts`, `integrationTypes` and `dmPermission`. Checked at preview: a definition twice, a scope twice, permissions for an unreached guild.
+        One list of command definitions deployed to many scopes (the global scope and/or guilds, each optionally of its own application), with permissions per guild by command name. A component: one `ScopeCommands` per scope, so the preview names the scope, the command and the field of every change (or, `packed`, one `CommandSetScopes` for every scope), and one `GuildCommandPermissions` per permissions entry, whose command id follows the scope's (a rename is a new id: its permissions are written again). A guild's copy leaves out `contexts`, `integrationTypes` and `dmPermission`. Checked at preview: a definition twice, a scope twice, permissions for an unreached guild.
 
         :param str resource_name: The name of the resource.
         :param CommandSetArgs args: The arguments to use to populate this resource's properties.
@@ -116,6 +134,7 @@ class CommandSet(pulumi.ComponentResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  commands: Optional[pulumi.Input[Sequence[pulumi.Input[Union['CommandDefinitionArgs', 'CommandDefinitionArgsDict']]]]] = None,
+                 packed: Optional[pulumi.Input[_builtins.bool]] = None,
                  permissions: Optional[pulumi.Input[Sequence[pulumi.Input[Union['CommandSetPermissionsArgs', 'CommandSetPermissionsArgsDict']]]]] = None,
                  scopes: Optional[pulumi.Input[Sequence[pulumi.Input[Union['CommandSetScopeArgs', 'CommandSetScopeArgsDict']]]]] = None,
                  __props__=None):
@@ -132,6 +151,7 @@ class CommandSet(pulumi.ComponentResource):
             if commands is None and not opts.urn:
                 raise TypeError("Missing required property 'commands'")
             __props__.__dict__["commands"] = commands
+            __props__.__dict__["packed"] = packed
             __props__.__dict__["permissions"] = permissions
             if scopes is None and not opts.urn:
                 raise TypeError("Missing required property 'scopes'")

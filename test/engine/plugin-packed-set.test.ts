@@ -1,0 +1,203 @@
+/**
+ * A packed `CommandSet` (`packed: true`) through the plugin, from a YAML program through the
+ * real CLI against the emulator: the set's one child, `CommandSetScopes`, holds every scope
+ * (provider/plugin/packedSet.ts). `up` writes each scope with one list read and one bulk
+ * overwrite, keeps the commands another writer made, and writes the permissions with the
+ * ids the child assigned (its `commandIds[label][key]`), which are also the set's output;
+ * the state holds the one child and no `ScopeCommands`; a no-op preview shows no change; a
+ * changed definition is named once, at its place in the list, and costs one PATCH per
+ * scope; a secret description stays out of the state and the CLI's output; destroy keeps
+ * the other writer's commands.
+ */
+import type { RunningEmulator } from "../../emulator";
+import { startEmulator } from "../../emulator";
+import { PulumiProgram } from "../../scripts/pulumiProgram";
+import { PROJECT_ROOT } from "../../scripts/toolchain";
+import { Api } from "../emulator/helpers";
+import {
+  commandKeys,
+  configurePluginStack,
+  IDS,
+  liveCommand,
+  livePermissions,
+  moderatedGuild,
+  requests,
+  writes,
+} from "./lifecycle.helpers";
+
+jest.setTimeout(600_000);
+
+let emu: RunningEmulator;
+let prog: PulumiProgram;
+
+const A = IDS.guild;
+const B = "1300000000000000020";
+const PERMISSIONS = [{ id: IDS.role, type: 1, permission: true }];
+const SECRET = "Kick quietly, never shown";
+/** The engine's mark of a secret value in `pulumi stack export`. */
+const MARK = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
+
+/** The program: the set's properties as JSON (JSON is YAML), `kick`'s description as given. */
+function program(kickDescription: string | { "fn::secret": string }): string {
+  const properties = {
+    packed: true,
+    commands: [
+      {
+        name: "ban",
+        description: "Remove a member",
+        options: [{ type: 6, name: "member", description: "Who", required: true }],
+      },
+      { name: "kick", description: kickDescription },
+      { type: 2, name: "Info", contexts: [0] },
+    ],
+    scopes: [{ guildId: A }, { guildId: B }, {}],
+    permissions: [{ guildId: A, command: "ban", permissions: PERMISSIONS }],
+  };
+  return [
+    "name: plugin-packed-set",
+    "runtime: yaml",
+    "packages:",
+    `  discord-commands: ${PROJECT_ROOT}/plugin`,
+    "resources:",
+    "  mods:",
+    "    type: discord-commands:CommandSet",
+    `    properties: ${JSON.stringify(properties)}`,
+    "outputs:",
+    "  ids: ${mods.commandIds}",
+    "",
+  ].join("\n");
+}
+
+interface ExportedResource {
+  type: string;
+  urn: string;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+}
+
+async function exported(): Promise<{ text: string; resources: ExportedResource[] }> {
+  const text = (await prog.ok(["stack", "export"])).stdout;
+  const parsed = JSON.parse(text) as { deployment: { resources: ExportedResource[] } };
+  return { text, resources: parsed.deployment.resources };
+}
+
+beforeAll(async () => {
+  emu = await startEmulator({
+    port: 0,
+    rateLimits: false,
+    config: { guilds: [moderatedGuild(A), moderatedGuild(B)] },
+  });
+  const api = new Api(emu);
+  const other = await api.post(`${api.guild}/commands`, { name: "not-ours", description: "x" });
+  expect(other.status).toBe(201);
+  prog = new PulumiProgram("plugin-packed-set", { "Pulumi.yaml": program("Kick a member") });
+  await prog.stack("dev");
+  await configurePluginStack(prog, emu);
+});
+
+afterAll(async () => {
+  prog?.cleanup();
+  await emu?.close();
+});
+
+test("up: every scope with one list read and one PUT, the other writer's command kept, the permissions written; one CommandSetScopes in the state", async () => {
+  emu.control.resetLog();
+  await prog.up();
+  const ours = ["1 ban", "1 kick", "2 Info"];
+  expect(commandKeys(emu)).toEqual(
+    [
+      ...ours.map((k) => `${A} ${k}`),
+      `${A} 1 not-ours`,
+      ...ours.map((k) => `${B} ${k}`),
+      ...ours.map((k) => `global ${k}`),
+    ].sort(),
+  );
+  const ban = liveCommand(emu, "ban", A);
+  expect(livePermissions(emu, ban.id)).toEqual(PERMISSIONS);
+  expect(liveCommand(emu, "Info", "global", 2)["contexts"]).toEqual([0]);
+  // Per scope: one list read, one bulk overwrite (the permissions: their own write).
+  const lists = requests(emu).filter((r) => r.startsWith("GET list"));
+  expect(lists.sort()).toEqual(
+    [
+      "GET listGlobalCommands commands 200",
+      `GET listGuildCommands guild:${A} commands 200`,
+      `GET listGuildCommands guild:${B} commands 200`,
+    ].sort(),
+  );
+  expect(writes(emu)).toEqual(
+    [
+      "PUT bulkOverwriteGlobalCommands commands 200",
+      `PUT bulkOverwriteGuildCommands guild:${A} commands 200`,
+      `PUT bulkOverwriteGuildCommands guild:${B} commands 200`,
+      `PUT editCommandPermissions guild:${A} permissions:${ban.id} 200`,
+    ].sort(),
+  );
+
+  const { resources } = await exported();
+  const types = resources.map((r) => r.type);
+  expect(types.filter((t) => t === "discord-commands:index:CommandSetScopes")).toHaveLength(1);
+  expect(types).not.toContain("discord-commands:index:ScopeCommands");
+  const packed = resources.find((r) => r.type === "discord-commands:index:CommandSetScopes");
+  expect(packed?.urn).toMatch(/::mods-scopes$/);
+  // The definitions once, as the program's list.
+  expect((packed?.inputs?.["commands"] as unknown[]).length).toBe(3);
+
+  // The set's output: scope label -> command key -> the service's id.
+  const { ids } = (await prog.outputs()) as { ids: Record<string, Record<string, string>> };
+  expect(ids[A]?.["ban"]).toBe(ban.id);
+  expect(ids[B]?.["user:Info"]).toBe(liveCommand(emu, "Info", B, 2).id);
+  expect(ids["global"]?.["kick"]).toBe(liveCommand(emu, "kick").id);
+});
+
+test("a no-op: the preview shows no change, a second up writes nothing", async () => {
+  expect(await prog.previewSummary()).toEqual({ same: 4 });
+  emu.control.resetLog();
+  await prog.up();
+  expect(writes(emu)).toEqual([]);
+});
+
+test("a changed definition: the preview names it once, at its place in the list; one PATCH per scope", async () => {
+  prog.write({ "Pulumi.yaml": program("Kick someone out") });
+  const preview = await prog.ok(["preview", "--diff", "--non-interactive"]);
+  const change = /~ description\s*: "Kick a member" => "Kick someone out"/g;
+  expect(preview.stdout.match(change)?.length).toBe(1);
+  expect(await prog.previewSummary()).toEqual({ same: 3, update: 1 });
+  emu.control.resetLog();
+  await prog.up();
+  expect(writes(emu)).toEqual(
+    [
+      `PATCH editGlobalCommand command:${liveCommand(emu, "kick").id} 200`,
+      `PATCH editGuildCommand guild:${A} command:${liveCommand(emu, "kick", A).id} 200`,
+      `PATCH editGuildCommand guild:${B} command:${liveCommand(emu, "kick", B).id} 200`,
+    ].sort(),
+  );
+});
+
+test("a secret description stays secret at its path: never in the state nor the CLI's output", async () => {
+  prog.write({ "Pulumi.yaml": program({ "fn::secret": SECRET }) });
+  const preview = await prog.ok(["preview", "--diff", "--non-interactive"]);
+  const up = await prog.up();
+  for (const scope of [A, B, "global"]) {
+    expect(liveCommand(emu, "kick", scope)["description"]).toBe(SECRET);
+  }
+  const { text, resources } = await exported();
+  for (const out of [preview.stdout, preview.stderr, up.stdout, up.stderr, text]) {
+    expect(out).not.toContain(SECRET);
+  }
+  const packed = resources.find((r) => r.type === "discord-commands:index:CommandSetScopes");
+  for (const bag of [packed?.inputs, packed?.outputs]) {
+    // The description alone: the list, kick's name and the ids stay readable.
+    const commands = bag?.["commands"] as Record<string, unknown>[];
+    expect(commands).not.toMatchObject(MARK);
+    expect(commands[1]?.["name"]).toBe("kick");
+    expect(commands[1]?.["description"]).toMatchObject(MARK);
+  }
+  const ids = packed?.outputs?.["commandIds"] as Record<string, unknown>;
+  expect(ids).not.toMatchObject(MARK);
+  expect(ids["global"]).toEqual(expect.objectContaining({ kick: liveCommand(emu, "kick").id }));
+});
+
+test("destroy removes the set's commands and keeps the others", async () => {
+  await prog.destroy();
+  expect(commandKeys(emu)).toEqual([`${A} 1 not-ours`]);
+});
