@@ -6,7 +6,9 @@
  * ids the child assigned (its `commandIds[label][key]`), which are also the set's output;
  * the state holds the one child and no `ScopeCommands`; a no-op preview shows no change; a
  * changed definition is named once, at its place in the list, and costs one PATCH per
- * scope; a secret description stays out of the state and the CLI's output; destroy keeps
+ * scope; a secret description stays out of the state and the CLI's output; a scope added
+ * and one removed write only those two; a definition declared twice, and a single command
+ * claiming a name the set holds in one scope, fail the preview naming them; destroy keeps
  * the other writer's commands.
  */
 import type { RunningEmulator } from "../../emulator";
@@ -32,13 +34,19 @@ let prog: PulumiProgram;
 
 const A = IDS.guild;
 const B = "1300000000000000020";
+const C = "1300000000000000021";
 const PERMISSIONS = [{ id: IDS.role, type: 1, permission: true }];
 const SECRET = "Kick quietly, never shown";
 /** The engine's mark of a secret value in `pulumi stack export`. */
 const MARK = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
 
 /** The program: the set's properties as JSON (JSON is YAML), `kick`'s description as given. */
-function program(kickDescription: string | { "fn::secret": string }): string {
+function program(
+  kickDescription: string | { "fn::secret": string },
+  scopes: readonly Record<string, string>[] = [{ guildId: A }, { guildId: B }, {}],
+  extra: readonly Record<string, unknown>[] = [],
+  resources = "",
+): string {
   const properties = {
     packed: true,
     commands: [
@@ -49,8 +57,9 @@ function program(kickDescription: string | { "fn::secret": string }): string {
       },
       { name: "kick", description: kickDescription },
       { type: 2, name: "Info", contexts: [0] },
+      ...extra,
     ],
-    scopes: [{ guildId: A }, { guildId: B }, {}],
+    scopes,
     permissions: [{ guildId: A, command: "ban", permissions: PERMISSIONS }],
   };
   return [
@@ -59,6 +68,7 @@ function program(kickDescription: string | { "fn::secret": string }): string {
     "packages:",
     `  discord-commands: ${PROJECT_ROOT}/plugin`,
     "resources:",
+    resources,
     "  mods:",
     "    type: discord-commands:CommandSet",
     `    properties: ${JSON.stringify(properties)}`,
@@ -85,7 +95,7 @@ beforeAll(async () => {
   emu = await startEmulator({
     port: 0,
     rateLimits: false,
-    config: { guilds: [moderatedGuild(A), moderatedGuild(B)] },
+    config: { guilds: [moderatedGuild(A), moderatedGuild(B), moderatedGuild(C)] },
   });
   const api = new Api(emu);
   const other = await api.post(`${api.guild}/commands`, { name: "not-ours", description: "x" });
@@ -195,6 +205,58 @@ test("a secret description stays secret at its path: never in the state nor the 
   const ids = packed?.outputs?.["commandIds"] as Record<string, unknown>;
   expect(ids).not.toMatchObject(MARK);
   expect(ids["global"]).toEqual(expect.objectContaining({ kick: liveCommand(emu, "kick").id }));
+});
+
+test("a scope added and one removed: the set's one child updates; only those scopes are written", async () => {
+  const scopes = [{ guildId: A }, { guildId: C }, {}];
+  prog.write({ "Pulumi.yaml": program({ "fn::secret": SECRET }, scopes) });
+  expect(await prog.previewSummary()).toEqual({ same: 3, update: 1 });
+  emu.control.resetLog();
+  await prog.up();
+  const ours = ["1 ban", "1 kick", "2 Info"];
+  expect(commandKeys(emu)).toEqual(
+    [
+      ...ours.map((k) => `${A} ${k}`),
+      `${A} 1 not-ours`,
+      ...ours.map((k) => `${C} ${k}`),
+      ...ours.map((k) => `global ${k}`),
+    ].sort(),
+  );
+  // The guild A and the global scope are neither read nor written.
+  const touched = requests(emu).filter((r) => r.includes(`guild:${A}`) || r.includes("Global"));
+  expect(touched).toEqual([]);
+  expect(writes(emu)).toContain(`PUT bulkOverwriteGuildCommands guild:${C} commands 200`);
+  const { ids } = (await prog.outputs()) as { ids: Record<string, Record<string, string>> };
+  expect(Object.keys(ids).sort()).toEqual([A, C, "global"].sort());
+  expect(ids[C]?.["kick"]).toBe(liveCommand(emu, "kick", C).id);
+});
+
+test("bad input fails the preview naming the set, or both claimants of a command", async () => {
+  prog.write({
+    "Pulumi.yaml": program("Kick someone out", undefined, [{ name: "kick", description: "Again" }]),
+  });
+  const declaredTwice = await prog.run(["preview", "--non-interactive"]);
+  expect(declaredTwice.code).not.toBe(0);
+  expect(declaredTwice.stdout + declaredTwice.stderr).toMatch(
+    /command set 'mods': commands\[3\] declares 'kick' \(type 1\) a second time/,
+  );
+  const lone = [
+    "  lone-kick:",
+    "    type: discord-commands:GuildCommand",
+    `    properties: ${JSON.stringify({ guildId: A, name: "kick", description: "Mine" })}`,
+  ].join("\n");
+  prog.write({ "Pulumi.yaml": program("Kick someone out", undefined, [], lone) });
+  const claimed = await prog.run(["preview", "--non-interactive"]);
+  expect(claimed.code).not.toBe(0);
+  const out = claimed.stdout + claimed.stderr;
+  // The set's child names the scope its claim is of (commandSetScopesLifecycle.ts `packedScopeClaims`).
+  expect(out).toContain(
+    `resources 'lone-kick', 'mods-scopes[${A}] commands["kick"]' all declare the CHAT_INPUT command 'kick' in guild ${A}`,
+  );
+  expect(out).toMatch(
+    /CommandSet resource 'mods' has a problem: its resource 'mods-scopes' failed/,
+  );
+  expect(out).not.toMatch(/connection is closing/);
 });
 
 test("destroy removes the set's commands and keeps the others", async () => {
