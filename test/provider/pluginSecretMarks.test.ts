@@ -2,7 +2,7 @@
  * Outputs derived from a secret keep its mark, through the plugin's real gRPC server and the
  * emulator (issue 45): marks follow values, not places (a refresh that returns a list
  * re-ordered keeps each mark on its value); outputs keyed by a secret command name are
- * secret (a ScopeCommands' commandIds, a CommandSet's); and a field the program declares
+ * secret (a ScopeCommands' commandIds, a CommandSet's, packed or not); and a field the program declares
  * secret on an imported resource (whose import Read carries no inputs) is stored marked by
  * the update its diff asks for, an update that writes nothing to the service. The engine
  * test proves the same end to end with `pulumi stack export`
@@ -137,31 +137,50 @@ describe("outputs keyed by a secret name are secret", () => {
     expect(clearText(outs)).not.toMatch(/\bab\b/i);
   });
 
-  test("a CommandSet's commandIds, when a command's name is secret", async () => {
-    const monitor = await StandInMonitor.start(plugin);
-    try {
-      const req = new provproto.ConstructRequest();
-      req.setType(COMMAND_SET_TOKEN);
-      req.setName("mods");
-      req.setMonitorendpoint(`127.0.0.1:${monitor.port}`);
-      req.setInputs(
-        struct({
-          commands: [
-            { name: secretValue("hidden-name"), description: "Not for everyone" },
-            { name: "help", description: "How to use the bot" },
-          ],
-          scopes: [{ guildId: plugin.emu.guildId }],
-        }),
-      );
-      const res: provproto.ConstructResponse = await plugin.call("construct", req);
-      const state = res.getState()!.toJavaScript();
-      expect(JSON.stringify(state)).toContain("hidden-name"); // there, marked
-      expect(clearText(state)).not.toMatch(/hidden-name/i);
-      expect(clearText(monitor.outputs)).not.toMatch(/hidden-name/i);
-    } finally {
-      monitor.close();
-    }
-  });
+  // Names of their own: the plugin's claims (claims.ts) span its process, so the two sets
+  // declaring one command would be a problem.
+  test.each([
+    ["one ScopeCommands per scope", false, "hidden-name"],
+    ["packed: one CommandSetScopes", true, "hidden-packed"],
+  ])(
+    "a CommandSet's commandIds, when a command's name is secret (%s)",
+    async (_, packed, hidden) => {
+      const help = `help-${hidden}`;
+      const monitor = await StandInMonitor.start(plugin);
+      try {
+        const req = new provproto.ConstructRequest();
+        req.setType(COMMAND_SET_TOKEN);
+        req.setName("mods");
+        req.setMonitorendpoint(`127.0.0.1:${monitor.port}`);
+        req.setInputs(
+          struct({
+            commands: [
+              { name: secretValue(hidden), description: "Not for everyone" },
+              { name: help, description: "How to use the bot" },
+            ],
+            scopes: [{ guildId: plugin.emu.guildId }, {}],
+            packed,
+          }),
+        );
+        const res: provproto.ConstructResponse = await plugin.call("construct", req);
+        const state = res.getState()!.toJavaScript();
+        expect(JSON.stringify(state)).toContain(hidden); // there, marked
+        expect(clearText(state)).not.toContain(hidden);
+        expect(clearText(monitor.outputs)).not.toContain(hidden);
+        // Each scope's ids: known, every command's, secret as a whole (keyed by the names).
+        const ids = state["commandIds"] as Record<string, unknown>;
+        expect(Object.keys(ids).sort()).toEqual([plugin.emu.guildId, "global"].sort());
+        for (const scope of Object.values(ids)) {
+          expect(isSecretValue(scope)).toBe(true);
+          expect(Object.keys((scope as { value: object }).value).sort()).toEqual(
+            [help, hidden].sort(),
+          );
+        }
+      } finally {
+        monitor.close();
+      }
+    },
+  );
 });
 
 describe("an imported resource whose program declares a field secret", () => {
