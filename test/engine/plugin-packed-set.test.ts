@@ -9,7 +9,8 @@
  * scope; a secret description stays out of the state and the CLI's output; a scope added
  * and one removed write only those two; a definition declared twice, and a single command
  * claiming a name the set holds in one scope, fail the preview naming them; destroy keeps
- * the other writer's commands.
+ * the other writer's commands; a deployed set switched to packed and back keeps every
+ * command and id (and so its permissions).
  */
 import type { RunningEmulator } from "../../emulator";
 import { startEmulator } from "../../emulator";
@@ -40,15 +41,24 @@ const SECRET = "Kick quietly, never shown";
 /** The engine's mark of a secret value in `pulumi stack export`. */
 const MARK = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
 
+/** What a program varies: the set's scopes, more definitions, other resources, `packed`. */
+interface ProgramOptions {
+  readonly scopes?: readonly Record<string, string>[];
+  readonly extra?: readonly Record<string, unknown>[];
+  /** Other resources, as YAML lines under `resources:`. */
+  readonly resources?: string;
+  /** Default true. */
+  readonly packed?: boolean;
+}
+
 /** The program: the set's properties as JSON (JSON is YAML), `kick`'s description as given. */
 function program(
   kickDescription: string | { "fn::secret": string },
-  scopes: readonly Record<string, string>[] = [{ guildId: A }, { guildId: B }, {}],
-  extra: readonly Record<string, unknown>[] = [],
-  resources = "",
+  o: ProgramOptions = {},
 ): string {
+  const { scopes = [{ guildId: A }, { guildId: B }, {}], extra = [], resources = "" } = o;
   const properties = {
-    packed: true,
+    packed: o.packed ?? true,
     commands: [
       {
         name: "ban",
@@ -207,7 +217,7 @@ test("a secret description stays secret at its path: never in the state nor the 
 
 test("a scope added and one removed: the set's one child updates; only those scopes are written", async () => {
   const scopes = [{ guildId: A }, { guildId: C }, {}];
-  prog.write({ "Pulumi.yaml": program({ "fn::secret": SECRET }, scopes) });
+  prog.write({ "Pulumi.yaml": program({ "fn::secret": SECRET }, { scopes }) });
   expect(await prog.previewSummary()).toEqual({ same: 3, update: 1 });
   emu.control.resetLog();
   await prog.up();
@@ -223,7 +233,7 @@ test("a scope added and one removed: the set's one child updates; only those sco
 
 test("bad input fails the preview naming the set, or both claimants of a command", async () => {
   prog.write({
-    "Pulumi.yaml": program("Kick someone out", undefined, [{ name: "kick", description: "Again" }]),
+    "Pulumi.yaml": program("Kick someone out", { extra: [{ name: "kick", description: "Again" }] }),
   });
   const declaredTwice = await prog.run(["preview", "--non-interactive"]);
   expect(declaredTwice.code).not.toBe(0);
@@ -235,7 +245,7 @@ test("bad input fails the preview naming the set, or both claimants of a command
     "    type: discord-commands:GuildCommand",
     `    properties: ${JSON.stringify({ guildId: A, name: "kick", description: "Mine" })}`,
   ].join("\n");
-  prog.write({ "Pulumi.yaml": program("Kick someone out", undefined, [], lone) });
+  prog.write({ "Pulumi.yaml": program("Kick someone out", { resources: lone }) });
   const claimed = await prog.run(["preview", "--non-interactive"]);
   expect(claimed.code).not.toBe(0);
   const out = claimed.stdout + claimed.stderr;
@@ -250,6 +260,40 @@ test("bad input fails the preview naming the set, or both claimants of a command
 });
 
 test("destroy removes the set's commands and keeps the others", async () => {
+  await prog.destroy();
+  expect(commandKeys(emu)).toEqual([`${A} 1 not-ours`]);
+});
+
+test("an existing set switched to packed and back keeps every command and its id: the new children take them over, the old ones' delete leaves them", async () => {
+  prog.write({ "Pulumi.yaml": program("Kick a member", { packed: false }) });
+  await prog.up();
+  expect(commandKeys(emu)).toEqual(liveKeys([A, B, "global"]));
+  const before = Object.fromEntries(emu.control.commands().map((c) => [c["id"], c["name"]]));
+  const banId = liveCommand(emu, "ban", A).id;
+
+  prog.write({ "Pulumi.yaml": program("Kick a member") });
+  emu.control.resetLog();
+  const up = await prog.up();
+  expect(commandKeys(emu)).toEqual(liveKeys([A, B, "global"]));
+  expect(Object.fromEntries(emu.control.commands().map((c) => [c["id"], c["name"]]))).toEqual(
+    before,
+  );
+  // Nothing deleted; the permissions keep their command.
+  expect(writes(emu).filter((w) => w.startsWith("DELETE"))).toEqual([]);
+  expect(livePermissions(emu, banId)).toEqual(PERMISSIONS);
+  expect(up.stdout).toMatch(/CommandSetScopes\s+mods-scopes\s+created/);
+  const { resources } = await exported();
+  expect(resources.map((r) => r.type)).not.toContain("discord-commands:index:ScopeCommands");
+
+  // And back: the packed child's delete leaves the commands the scopes' children took over.
+  prog.write({ "Pulumi.yaml": program("Kick a member", { packed: false }) });
+  emu.control.resetLog();
+  await prog.up();
+  expect(Object.fromEntries(emu.control.commands().map((c) => [c["id"], c["name"]]))).toEqual(
+    before,
+  );
+  expect(writes(emu).filter((w) => w.startsWith("DELETE"))).toEqual([]);
+  expect(livePermissions(emu, banId)).toEqual(PERMISSIONS);
   await prog.destroy();
   expect(commandKeys(emu)).toEqual([`${A} 1 not-ours`]);
 });
