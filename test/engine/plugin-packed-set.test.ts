@@ -10,7 +10,8 @@
  * and one removed write only those two; a definition declared twice, and a single command
  * claiming a name the set holds in one scope, fail the preview naming them; destroy keeps
  * the other writer's commands; a deployed set switched to packed and back keeps every
- * command and id (and so its permissions).
+ * command and id (and so its permissions); a definition from another resource's output is
+ * unknown at preview and written once known.
  */
 import type { RunningEmulator } from "../../emulator";
 import { startEmulator } from "../../emulator";
@@ -294,6 +295,27 @@ test("an existing set switched to packed and back keeps every command and its id
   );
   expect(writes(emu).filter((w) => w.startsWith("DELETE"))).toEqual([]);
   expect(livePermissions(emu, banId)).toEqual(PERMISSIONS);
+  await prog.destroy();
+  expect(commandKeys(emu)).toEqual([`${A} 1 not-ours`]);
+});
+
+test("a definition from another resource's output: unknown at preview, the set's child updates; up writes the value to every scope", async () => {
+  prog.write({ "Pulumi.yaml": program("Kick a member") });
+  await prog.up();
+  const other = [
+    "  other:",
+    "    type: discord-commands:GuildCommand",
+    `    properties: ${JSON.stringify({ guildId: B, name: "other-tool", description: "Theirs" })}`,
+  ].join("\n");
+  prog.write({ "Pulumi.yaml": program("Kick (see ${other.id})", { resources: other }) });
+  const preview = await prog.ok(["preview", "--diff", "--non-interactive"]);
+  expect(preview.stdout).toMatch(/~ discord-commands:index:CommandSetScopes: \(update\)/);
+  expect(await prog.previewSummary()).toEqual({ same: 3, create: 1, update: 1 });
+  await prog.up();
+  const otherId = liveCommand(emu, "other-tool", B).id;
+  for (const scope of [A, B, "global"]) {
+    expect(liveCommand(emu, "kick", scope)["description"]).toBe(`Kick (see ${otherId})`);
+  }
   await prog.destroy();
   expect(commandKeys(emu)).toEqual([`${A} 1 not-ours`]);
 });
