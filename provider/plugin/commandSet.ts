@@ -78,9 +78,6 @@ import { registerPacked } from "./packedSet";
 import type { PermissionsEntry, RegisteredScopes, ScopeAnswer, SetArguments } from "./setChildren";
 import { Children, idsAnswer, markedAt } from "./setChildren";
 
-// The secret marks of a scope's map: tests reach them here, where the set was first built.
-export { markedAt } from "./setChildren";
-
 export const COMMAND_SET_TOKEN = `${PACKAGE}:index:CommandSet`;
 
 /** A structural argument (scopes, guild ids, command names): known, and not secret. */

@@ -9,7 +9,7 @@
  */
 import { HttpError, ServiceApiError } from "../../provider/client";
 import type { WireCommand } from "../../provider/client";
-import { markedAt } from "../../provider/plugin/commandSet";
+import { markedAt } from "../../provider/plugin/setChildren";
 import type { Claim } from "../../provider/resources/claims";
 import { DeploymentClaims } from "../../provider/resources/claims";
 import { engineFailure } from "../../provider/resources/engineErrors";
