@@ -4,7 +4,8 @@
  * ships, installed with pip into the venv as the example's requirements.txt does): the demo's kinds of resources deploy, a second `up`
  * writes nothing, an out-of-band edit shows in `preview --refresh`, a rename is a
  * replacement with its permissions written again, an invalid field fails the preview
- * with its path, and `destroy` keeps the commands the stack does not manage.
+ * with its path, a CommandSet deploys (and, `packed=True`, becomes one resource writing
+ * nothing), and `destroy` keeps the commands the stack does not manage.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -163,6 +164,29 @@ discord.CommandSet(
   ex.emu.control.resetLog();
   await ex.prog.up();
   expect(ex.writes()).toEqual([]);
+});
+
+test("the same set packed (packed=True): one CommandSetScopes takes its scopes over, writing nothing", async () => {
+  const program = fs.readFileSync(path.join(ex.prog.dir, "__main__.py"), "utf8");
+  const scopes =
+    "scopes=[discord.CommandSetScopeArgs(guild_id=guild_id), discord.CommandSetScopeArgs()],";
+  expect(program).toContain(scopes);
+  ex.prog.write({ "__main__.py": edit(program, scopes, `${scopes}\n    packed=True,`) });
+  const ids = ex.emu.control.commands().map((c) => c["id"]);
+  ex.emu.control.resetLog();
+  await ex.prog.up();
+  expect(ex.writes()).toEqual([]);
+  expect(ex.emu.control.commands().map((c) => c["id"])).toEqual(ids);
+  const state = JSON.parse((await ex.prog.ok(["stack", "export"])).stdout) as {
+    deployment: { resources: { type: string; urn: string }[] };
+  };
+  const children = state.deployment.resources.filter((r) => r.urn.includes("::utility-"));
+  expect(children.map((r) => r.type).sort()).toEqual(
+    [
+      "discord-commands:index:CommandSetScopes",
+      "discord-commands:index:GuildCommandPermissions",
+    ].sort(),
+  );
 });
 
 test("secrets nested in a Python program's inputs stay secret in the state and the output", async () => {
