@@ -5,13 +5,14 @@
  * overwrite, keeps the commands another writer made, and writes the permissions with the
  * ids the child assigned (its `commandIds[label][key]`), which are also the set's output;
  * the state holds the one child and no `ScopeCommands`; a no-op preview shows no change; a
- * changed definition is named once, at its place in the list, and costs one PATCH per
- * scope; a secret description stays out of the state and the CLI's output; a scope added
- * and one removed write only those two; a definition declared twice, and a single command
- * claiming a name the set holds in one scope, fail the preview naming them; destroy keeps
- * the other writer's commands; a deployed set switched to packed and back keeps every
- * command and id (and so its permissions); a definition from another resource's output is
- * unknown at preview and written once known.
+ * command edited out of band shows as the scope's drift and is put back; a changed
+ * definition is named once, at its place in the list, and costs one PATCH per scope; a
+ * secret description stays out of the state and the CLI's output; a scope added and one
+ * removed write only those two; a definition declared twice, and a single command claiming
+ * a name the set holds in one scope, fail the preview naming them; destroy keeps the other
+ * writer's commands; a deployed set switched to packed and back keeps every command and id
+ * (and so its permissions); a definition from another resource's output is unknown at
+ * preview and written once known.
  */
 import type { RunningEmulator } from "../../emulator";
 import { startEmulator } from "../../emulator";
@@ -33,6 +34,7 @@ jest.setTimeout(600_000);
 
 let emu: RunningEmulator;
 let prog: PulumiProgram;
+let api: Api;
 
 const A = IDS.guild;
 const B = "1300000000000000020";
@@ -114,7 +116,7 @@ beforeAll(async () => {
     rateLimits: false,
     config: { guilds: [moderatedGuild(A), moderatedGuild(B), moderatedGuild(C)] },
   });
-  const api = new Api(emu);
+  api = new Api(emu);
   const other = await api.post(`${api.guild}/commands`, { name: "not-ours", description: "x" });
   expect(other.status).toBe(201);
   prog = new PulumiProgram("plugin-packed-set", { "Pulumi.yaml": program("Kick a member") });
@@ -173,6 +175,27 @@ test("a no-op: the preview shows no change, a second up writes nothing", async (
   emu.control.resetLog();
   await prog.up();
   expect(writes(emu)).toEqual([]);
+});
+
+test("drift: a command edited out of band in one scope shows in preview --refresh; up --refresh puts it back with one PATCH", async () => {
+  const kickB = liveCommand(emu, "kick", B);
+  await api.call("PATCH", `/__emulator/commands/${kickB.id}`, {
+    body: { description: "Changed by hand" },
+  });
+  const preview = await prog.ok(["preview", "--refresh", "--non-interactive", "--diff"]);
+  // The refresh finds the scope's command changed (`drift`: the live values, by scope and key).
+  expect(preview.stdout).toMatch(
+    new RegExp(
+      `drift\\s*: \\{\\s*\\+ ${B}: \\{\\s*\\+ kick: \\{\\s*\\+ description: "Changed by hand"`,
+    ),
+  );
+  expect(preview.stdout).toMatch(/CommandSetScopes: \(update\)/);
+  emu.control.resetLog();
+  await prog.up(["--refresh"]);
+  expect(writes(emu)).toEqual([`PATCH editGuildCommand guild:${B} command:${kickB.id} 200`]);
+  expect(liveCommand(emu, "kick", B)["description"]).toBe("Kick a member");
+  emu.control.resetLog();
+  expect(await prog.previewSummary(["--refresh"])).toEqual({ same: 4 });
 });
 
 test("a changed definition: the preview names it once, at its place in the list; one PATCH per scope", async () => {
