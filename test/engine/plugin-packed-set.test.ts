@@ -129,6 +129,16 @@ afterAll(async () => {
   await emu?.close();
 });
 
+test("the first preview plans the set, its one child and the permissions, writing nothing", async () => {
+  emu.control.resetLog();
+  const preview = await prog.ok(["preview", "--non-interactive"]);
+  expect(preview.stdout).toMatch(
+    /\+\s+discord-commands:index:CommandSetScopes\s+mods-scopes\s+create/,
+  );
+  expect(await prog.previewSummary()).toEqual({ create: 4 });
+  expect(writes(emu)).toEqual([]);
+});
+
 test("up: every scope with one list read and one PUT, the other writer's command kept, the permissions written; one CommandSetScopes in the state", async () => {
   emu.control.resetLog();
   await prog.up();
