@@ -7,7 +7,7 @@
  *
  * What the preview shows: a definition's change once, at its place in the set's list
  * (`commands[3].description`), since it is the same in every scope; a scope added or removed
- * (`scopes[2]`); a command of one scope changed out of band (`drift`, with the live values
+ * (`scopes[2]`); a command of one scope changed out of band (`scopes[1].drift`, the live values
  * the next `up` overwrites) or deleted out of band (its id under `commandIds`).
  */
 import { isDeepStrictEqual } from "node:util";
@@ -34,7 +34,6 @@ import {
   takeUpdating,
   UNKNOWN,
   unknownPaths,
-  unwrapSecrets,
 } from "./propertyBags";
 import { replacedCreatesOf, withinWindow } from "./dailyBudget";
 import type { ProviderRuntime } from "./runtime";
@@ -57,6 +56,8 @@ import {
   driftOf,
   inputView,
   perScopeOutputs,
+  driftIn,
+  scopesWithDrift,
   scopeApplication,
   scopePairs,
   scopesOf,
@@ -184,7 +185,8 @@ interface PathContext {
   /** The definitions by key, as the global scope holds them (every field). */
   readonly oldDefs: Record<string, Bag>;
   readonly newDefs: Record<string, Bag>;
-  readonly drift: Bag;
+  /** Each old scope's drift, and its place in the old list, by label. */
+  readonly drift: ReadonlyMap<string, { at: number; drift: Bag }>;
 }
 
 function pathContext(olds: Bag, news: Bag): PathContext {
@@ -193,7 +195,12 @@ function pathContext(olds: Bag, news: Bag): PathContext {
     newAt: indexByKey(news),
     oldDefs: definitions(inputView(olds, {})),
     newDefs: definitions(inputView(news, {})),
-    drift: isRecord(olds[DRIFT_KEY]) ? olds[DRIFT_KEY] : {},
+    drift: new Map(
+      scopesOf(olds).map((sc, at) => [
+        scopeLabel(sc),
+        { at, drift: driftIn(olds, scopeLabel(sc)) ?? {} },
+      ]),
+    ),
   };
 }
 
@@ -216,19 +223,20 @@ function changePaths(
   out: Record<string, "add" | "update" | "delete">,
 ): void {
   const secrecy = secrecyOf(views.before).union(secrecyOf(views.after));
-  const drift = definitions({ commands: unwrapSecrets(ctx.drift[label]) });
+  const old = ctx.drift.get(label);
+  const drift = definitions({ commands: old?.drift });
   const q = JSON.stringify(label);
   for (const c of changes) {
     const secretKey = keyIsSecret(secrecy, c.key);
-    const inScope = (k: string): string =>
-      secretKey ? `${k}[${q}]` : `${k}[${q}][${JSON.stringify(c.key)}]`;
+    const key = secretKey ? "" : `[${JSON.stringify(c.key)}]`;
+    const inScope = (k: string): string => `${k}[${q}]${key}`;
     const i = ctx.newAt.get(c.key);
     if (c.kind === "delete") mark(out, `commands[${ctx.oldAt.get(c.key) ?? 0}]`, "delete");
     else if (c.kind === "create") {
       if (i !== undefined && !ctx.oldAt.has(c.key)) mark(out, `commands[${i}]`, "add");
       else out[inScope("commandIds")] = "add";
     } else {
-      if (drift[c.key] !== undefined) out[inScope(DRIFT_KEY)] = "update";
+      if (drift[c.key] !== undefined) out[`scopes[${old?.at ?? 0}].${DRIFT_KEY}${key}`] = "update";
       if (i === undefined || isDeepStrictEqual(ctx.oldDefs[c.key], ctx.newDefs[c.key])) continue;
       const head = commandPath(c.key, [], secrecy);
       for (const f of c.fields ?? []) {
@@ -238,9 +246,11 @@ function changePaths(
   }
 }
 
-/** The outputs: the inputs, and per scope its ids, drift and replaced creates. */
+/** The outputs: the inputs, per scope its ids and replaced creates, its drift in its entry. */
 function outputsOf(inputs: Bag, results: readonly ScopeResult[]): Bag {
-  return { ...omit(inputs, [DYNAMIC_PROVIDER_KEY, ...ASSIGNED_KEYS]), ...perScopeOutputs(results) };
+  const { outputs, drift } = perScopeOutputs(results);
+  const plain = omit(inputs, [DYNAMIC_PROVIDER_KEY, DRIFT_KEY, ...ASSIGNED_KEYS]);
+  return { ...plain, scopes: scopesWithDrift(plain, drift), ...outputs };
 }
 
 /** One scope's update: the `ScopeCommands` update on its views, or its deletion when gone. */
@@ -394,8 +404,11 @@ export function commandSetScopesProvider(rt: ProviderRuntime): ConfiguredLifecyc
           bag: props,
         },
       );
-      const inputs = omit(props, [DYNAMIC_PROVIDER_KEY, ...ASSIGNED_KEYS]);
-      return { id, props: outputsOf(inputs, results), inputs };
+      const inputs = omit(props, [DYNAMIC_PROVIDER_KEY, DRIFT_KEY, ...ASSIGNED_KEYS]);
+      const outs = outputsOf(inputs, results);
+      // The refreshed inputs carry the drift too: the dynamic door's preview shows the
+      // difference of old and new inputs.
+      return { id, props: outs, inputs: { ...inputs, scopes: outs["scopes"] } };
     },
 
     async update(_id, olds, news) {

@@ -5,9 +5,10 @@
  *
  * Inputs: `commands`, the set's definitions once, as a list in the program's order;
  * `scopes`, a list of `{ guildId?, applicationId? }`; `applicationId`, the default one.
- * Outputs add, per scope label (commandSetPlan.ts `scopeLabel`): `commandIds` (key -> id),
- * `drift` (key -> the live command in the SDK's shape, only for the commands a refresh found
- * changed out of band) and `replacedCreates` (dailyBudget.ts). So the state holds the
+ * Outputs add, per scope label (commandSetPlan.ts `scopeLabel`): `commandIds` (key -> id)
+ * and `replacedCreates` (dailyBudget.ts); and a refresh adds to a scope's own entry of
+ * `scopes` its `drift` (key -> the live command in the SDK's shape, only for the commands it
+ * found changed out of band). So the state holds the
  * definitions once, whatever the number of scopes: the engine carries, checkpoints and logs
  * every byte of every resource's state, and one copy per scope was most of the time of a
  * large set (docs/performance.md, "the state's shape").
@@ -29,9 +30,14 @@ import {
 } from "./propertyBags";
 import { keyIsSecret } from "./scopeCommandDefinitions";
 
-/** The outputs a packed set adds, each keyed by scope label. */
+/**
+ * Where a refresh puts a scope's drift: in the scope's own entry of `scopes` (state and
+ * refreshed inputs), so the preview shows it under the scope that drifted
+ * (`scopes[1].drift.kick.description`), as the live values the next `up` puts back.
+ */
 export const DRIFT_KEY = "drift";
-export const ASSIGNED_KEYS = ["commandIds", DRIFT_KEY, REPLACED_CREATES_KEY];
+/** The outputs a packed set adds, each keyed by scope label. */
+export const ASSIGNED_KEYS = ["commandIds", REPLACED_CREATES_KEY];
 
 /** The scopes of a packed set's bag (inputs or state): those that are objects. */
 export function scopesOf(bag: Bag): SetScope[] {
@@ -90,7 +96,7 @@ export function inputView(bag: Bag, scope: SetScope): Bag {
 export function stateView(bag: Bag, scope: SetScope): Bag {
   const label = scopeLabel(scope);
   const view = inputView(bag, scope);
-  const drift = perScope(bag, DRIFT_KEY, label);
+  const drift = driftIn(bag, label);
   const commands = { ...(view["commands"] as Record<string, unknown>) };
   if (isRecord(drift)) {
     for (const [key, live] of Object.entries(drift)) commands[key] = unwrapSecrets(live);
@@ -103,6 +109,31 @@ export function stateView(bag: Bag, scope: SetScope): Bag {
     ...(isRecord(ids) ? { commandIds: ids } : {}),
     ...(Array.isArray(replaced) ? { [REPLACED_CREATES_KEY]: replaced } : {}),
   };
+}
+
+/** The drift a state keeps for a scope label (in its `scopes` entry), unwrapped. */
+export function driftIn(bag: Bag, label: string): Bag | undefined {
+  const list = bag["scopes"];
+  if (!Array.isArray(list)) return undefined;
+  for (const raw of list) {
+    const entry = unwrapSecrets(raw);
+    if (!isRecord(entry) || scopeLabel(scopesOf({ scopes: [entry] })[0] ?? {}) !== label) continue;
+    const drift = unwrapSecrets(entry[DRIFT_KEY]);
+    return isRecord(drift) ? drift : undefined;
+  }
+  return undefined;
+}
+
+/** The bag's `scopes` with each scope's drift (by label) in its entry, and no other. */
+export function scopesWithDrift(bag: Bag, drift: Readonly<Record<string, unknown>>): unknown {
+  const list = bag["scopes"];
+  if (!Array.isArray(list)) return list;
+  return list.map((raw) => {
+    if (!isRecord(raw)) return raw;
+    const { [DRIFT_KEY]: _old, ...entry } = raw;
+    const label = scopeLabel(scopesOf({ scopes: [entry] })[0] ?? {});
+    return drift[label] === undefined ? entry : { ...entry, [DRIFT_KEY]: drift[label] };
+  });
 }
 
 /** The scopes of the old state and of the new inputs, by label: what each one was and is. */
@@ -134,9 +165,10 @@ function marked(value: unknown, secret: boolean): unknown {
 }
 
 /**
- * The outputs per scope label, marked secret where the values are: a scope's ids and
- * drift are keyed by the commands' names (secret when a name or a type is), and a drifted
- * command is secret as a whole when any value of its definition is.
+ * The outputs per scope label, and each scope's drift (for its `scopes` entry), marked
+ * secret where the values are: a scope's ids and drift are keyed by the commands' names
+ * (secret when a name or a type is), and a drifted command is secret as a whole when any
+ * value of its definition is.
  */
 export function perScopeOutputs(
   views: readonly {
@@ -146,7 +178,7 @@ export function perScopeOutputs(
     drift?: Bag;
     replaced?: readonly number[];
   }[],
-): Bag {
+): { outputs: Bag; drift: Bag } {
   const commandIds: Bag = {};
   const drift: Bag = {};
   const replaced: Bag = {};
@@ -170,9 +202,11 @@ export function perScopeOutputs(
     if (v.replaced !== undefined && v.replaced.length > 0) replaced[v.label] = v.replaced;
   }
   return {
-    commandIds,
-    [DRIFT_KEY]: drift,
-    ...(Object.keys(replaced).length > 0 ? { [REPLACED_CREATES_KEY]: replaced } : {}),
+    outputs: {
+      commandIds,
+      ...(Object.keys(replaced).length > 0 ? { [REPLACED_CREATES_KEY]: replaced } : {}),
+    },
+    drift,
   };
 }
 

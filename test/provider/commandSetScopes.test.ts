@@ -63,6 +63,10 @@ function packed(commands: Bag[], guilds: readonly string[] = [G1, G2], extra: Ba
 const live = (guildId: string | undefined): Record<string, unknown>[] =>
   emu.control.commands().filter((c) => (c["guild_id"] ?? undefined) === guildId);
 
+/** The drift a state keeps in the entry of the scope at `at` of its `scopes`. */
+const driftAt = (props: Bag | undefined, at: number): unknown =>
+  rec((props?.["scopes"] as unknown[] | undefined)?.[at])["drift"];
+
 const idsOf = (outs: Bag): Record<string, Record<string, string>> =>
   outs["commandIds"] as Record<string, Record<string, string>>;
 
@@ -156,7 +160,7 @@ describe("CommandSetScopes", () => {
     const created = await p.create(inputs);
     runtime.scopes.clear();
     const clean = await p.read("command-set", created.outs);
-    expect(clean.props?.["drift"]).toEqual({});
+    for (const at of [0, 1, 2]) expect(driftAt(clean.props, at)).toBeUndefined();
     expect((await p.diff("command-set", clean.props ?? {}, inputs)).changes).toBe(false);
 
     const ids = idsOf(created.outs);
@@ -164,12 +168,15 @@ describe("CommandSetScopes", () => {
     emu.control.deleteCommand(ids[G2]?.["b"] as string);
     runtime.scopes.clear();
     const drifted = await p.read("command-set", created.outs);
-    expect(drifted.props?.["drift"]).toEqual({
-      [G1]: { a: expect.objectContaining({ name: "a", description: "Edited by hand" }) },
+    // In the drifted scope's own entry (scopes[1] is G1), in the state and the refreshed inputs.
+    expect(driftAt(drifted.props, 1)).toEqual({
+      a: expect.objectContaining({ name: "a", description: "Edited by hand" }),
     });
+    expect(driftAt(drifted.inputs, 1)).toEqual(driftAt(drifted.props, 1));
+    expect(driftAt(drifted.props, 0)).toBeUndefined();
     const d = await p.diff("command-set", drifted.props ?? {}, inputs);
     expect(d.detailedDiff).toEqual({
-      [`drift["${G1}"]["a"]`]: "update",
+      'scopes[1].drift["a"]': "update",
       [`commandIds["${G2}"]["b"]`]: "add",
     });
     emu.control.resetLog();
@@ -180,7 +187,7 @@ describe("CommandSetScopes", () => {
         .sort(),
     ).toEqual(["PATCH", "POST"]);
     expect(live(G1).find((c) => c["name"] === "a")?.["description"]).toBe("The a command");
-    expect(fixed.outs["drift"]).toEqual({});
+    expect(driftAt(fixed.outs, 1)).toBeUndefined();
   });
 
   test("delete removes only the set's commands, in every scope", async () => {
@@ -236,13 +243,13 @@ describe("CommandSetScopes", () => {
     emu.control.patchCommand(ids["global"]?.["b"] as string, { description: "Edited too" });
     runtime.scopes.clear();
     const read = await p.read("command-set", created.outs);
-    const drift = rec(rec(read.props?.["drift"])["global"]);
+    const drift = rec(driftAt(read.props, 0));
     expect(isSecretValue(drift["a"])).toBe(true);
     expect(isSecretValue(drift["b"])).toBe(false);
     const d = await p.diff("command-set", read.props ?? {}, inputs);
     expect(d.detailedDiff).toEqual({
-      'drift["global"]["a"]': "update",
-      'drift["global"]["b"]': "update",
+      'scopes[0].drift["a"]': "update",
+      'scopes[0].drift["b"]': "update",
     });
   });
 
@@ -261,10 +268,10 @@ describe("CommandSetScopes", () => {
     emu.control.deleteCommand(String(ids["hidden"]));
     runtime.scopes.clear();
     const read = await p.read("command-set", created.outs);
-    expect(isSecretValue(rec(read.props?.["drift"])[G1])).toBe(true);
+    expect(isSecretValue(driftAt(read.props, 1))).toBe(true);
     const d = await p.diff("command-set", read.props ?? {}, inputs);
     expect(d.detailedDiff).toEqual({
-      [`drift["${G1}"]`]: "update",
+      "scopes[1].drift": "update",
       [`commandIds["${G1}"]`]: "add",
     });
   });
