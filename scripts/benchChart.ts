@@ -25,7 +25,18 @@ export interface BenchPoint {
   readonly goal?: string;
 }
 
-const COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
+const COLORS = [
+  "#1f77b4",
+  "#d62728",
+  "#2ca02c",
+  "#9467bd",
+  "#ff7f0e",
+  "#8c564b",
+  "#e377c2",
+  "#17becf",
+  "#7f7f7f",
+  "#bcbd22",
+];
 const W = 720;
 const H = 420;
 const PAD = { left: 60, right: 120, top: 24, bottom: 90 };
@@ -153,7 +164,9 @@ export function writePerformanceDocs(run?: BenchRun): void {
     "file backend, and the CLI's automatic log on, as users have them. A `CommandSet` deploys",
     "100 rich definitions (options, choices, subcommands, localizations) to the global scope",
     "and N guilds with a permissions entry per guild, or 10 small definitions to 1,000",
-    "guilds; single resources are 100 `GuildCommand`s in 2 scopes; no-op resources are",
+    'guilds; as one resource per scope, or "packed" (`packed: true`: every scope in one',
+    "resource that holds the definitions once); single resources are 100 `GuildCommand`s in",
+    "2 scopes; no-op resources are",
     "Pulumi dynamic resources that do nothing, one per command (the engine's own cost);",
     '"the set\'s data per scope" and "once" carry the set\'s 100 definitions in no-op',
     "resources (no request, none of this package's code), one resource per scope and a",
