@@ -71,9 +71,12 @@ export function renderChart(points: readonly BenchPoint[], run: BenchPoint["run"
     W - PAD.right,
   );
   const y = logScale(Math.min(...ys, 1) / 1.5, Math.max(...ys, 10) * 1.5, H - PAD.bottom, PAD.top);
+  const series = [...new Set(mine.map((p) => p.series))];
+  // The legend's two columns grow downwards: the picture grows with them.
+  const height = H + Math.max(0, Math.ceil(series.length / 2) - 2) * 18;
   const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="12">`,
-    `<rect width="${W}" height="${H}" fill="white"/>`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${height}" font-family="sans-serif" font-size="12">`,
+    `<rect width="${W}" height="${height}" fill="white"/>`,
     `<text x="${PAD.left}" y="14" font-weight="bold">${run}: seconds against commands (log-log)</text>`,
   ];
   for (const t of ticks(Math.min(...xs, 100) / 1.5, Math.max(...xs, 100) * 1.5)) {
@@ -91,7 +94,6 @@ export function renderChart(points: readonly BenchPoint[], run: BenchPoint["run"
   parts.push(
     `<text x="${(PAD.left + W - PAD.right) / 2}" y="${H - PAD.bottom + 34}" text-anchor="middle">commands (scopes in brackets)</text>`,
   );
-  const series = [...new Set(mine.map((p) => p.series))];
   series.forEach((name, i) => {
     const color = COLORS[i % COLORS.length] ?? "black";
     const line = mine.filter((p) => p.series === name).sort((a, b) => a.commands - b.commands);
