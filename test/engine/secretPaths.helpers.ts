@@ -5,7 +5,7 @@
  */
 import * as path from "node:path";
 import type { CliResult, PulumiProgram } from "../../scripts/pulumiProgram";
-import { secretLeaks, secretLeaksInFiles } from "../helpers/secretForms";
+import { REPOSITORY_DIR, secretLeaks, secretLeaksInFiles } from "../helpers/secretForms";
 import { printed } from "./edgeHelpers";
 
 export class AuditedRuns {
@@ -47,10 +47,12 @@ export class AuditedRuns {
 
   /** Where pieces of `secrets` show: the runs' output, and every file but the source. */
   leaks(secrets: Readonly<Record<string, string>>): string[] {
+    // The program's temporary directory has a random name, as the repository's may.
+    const machine = [REPOSITORY_DIR, this.prog.root, path.basename(this.prog.root)];
     const found = this.runs.flatMap(([cmd, res]) =>
-      secretLeaks(printed(res), secrets, `the output of ${cmd}`),
+      secretLeaks(printed(res), secrets, `the output of ${cmd}`, machine),
     );
     const skip = [path.join(this.prog.dir, this.source)];
-    return [...found, ...secretLeaksInFiles(this.prog.root, secrets, skip)];
+    return [...found, ...secretLeaksInFiles(this.prog.root, secrets, skip, machine)];
   }
 }

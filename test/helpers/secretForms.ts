@@ -19,6 +19,24 @@ import * as path from "node:path";
  */
 const NOT_TEXT = /v1:[A-Za-z0-9+/=]+(?::[A-Za-z0-9+/=]+)*|"md5":"[A-Za-z0-9+/=]*"/g;
 
+/**
+ * The repository's own directory, left out of a search as a path the machine chose (a CI
+ * clone's is `mktemp`'s, e.g. `/tmp/tmp.1xmockvxzz`, which the state, the history and the
+ * workspace files name): random letters hold any 3 letters, a secret's pieces among them
+ * (a CI run failed on "kvx" in its clone's name). Callers add their own temporary
+ * directories.
+ */
+export const REPOSITORY_DIR = path.resolve(__dirname, "..", "..");
+
+/** The text with the paths the machine chose (`machinePaths`) left out. */
+function withoutMachinePaths(text: string, machinePaths: readonly string[]): string {
+  let out = text;
+  for (const p of [...machinePaths].sort((a, b) => b.length - a.length)) {
+    out = out.split(p).join("(path)");
+  }
+  return out;
+}
+
 /** The shortest piece of a secret that is searched for. */
 const PIECE = 3;
 /** The shortest piece of an all-digits secret (ids) searched for: shorter ones are in every id. */
@@ -42,8 +60,10 @@ export function secretLeaks(
   text: string,
   secrets: Readonly<Record<string, string>>,
   where: string,
+  machinePaths: readonly string[] = [REPOSITORY_DIR],
 ): string[] {
-  const lower = text.replace(NOT_TEXT, "(base64)").toLowerCase();
+  const plain = withoutMachinePaths(text.replace(NOT_TEXT, "(base64)"), machinePaths);
+  const lower = plain.toLowerCase();
   const found: string[] = [];
   for (const [label, secret] of Object.entries(secrets)) {
     const piece = secretPieces(secret).find((p) => lower.includes(p));
@@ -75,12 +95,13 @@ export function secretLeaksInFiles(
   root: string,
   secrets: Readonly<Record<string, string>>,
   skip: readonly string[],
+  machinePaths: readonly string[] = [REPOSITORY_DIR],
 ): string[] {
   return filesBelow(root)
     .filter((file) => !skip.includes(file))
     .flatMap((file) => {
       const text = fs.readFileSync(file, "latin1");
-      return secretLeaks(text, secrets, path.relative(root, file));
+      return secretLeaks(text, secrets, path.relative(root, file), machinePaths);
     });
 }
 

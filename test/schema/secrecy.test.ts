@@ -155,6 +155,14 @@ describe.each(Object.entries(CASES))("%s", (_label, c) => {
   });
 });
 
+test("the tests' search leaves out the paths the machine chose, and finds a secret elsewhere", () => {
+  const secrets = { s: "JkWjWvWx" };
+  const dir = "/tmp/tmp.1xjkwjvxzz"; // a mktemp name holding "jkw", a piece of the secret
+  expect(secretLeaks(`state at ${dir}/x.json`, secrets, "t", [dir])).toEqual([]);
+  expect(secretLeaks(`state at ${dir}/x.json`, secrets, "t", [])).not.toEqual([]);
+  expect(secretLeaks(`${dir} and "JkW" in a message`, secrets, "t", [dir])).not.toEqual([]);
+});
+
 describe("Secrecy", () => {
   const s = new Secrecy([["options", 0, "description"], ["name"]]);
 
