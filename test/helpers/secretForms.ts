@@ -86,6 +86,24 @@ function filesBelow(dir: string): string[] {
 }
 
 /**
+ * A file's text without what the CLI recorded of the repository the program sits in: an
+ * update's `message` (by default the git HEAD's commit message) and its `environment` (git
+ * metadata, the runtime's path) in the file backend's `.history.json`. Not the program's
+ * values: a commit message that quoted a piece of a test secret failed a CI run.
+ */
+function withoutRepositoryFacts(file: string, text: string): string {
+  if (!file.endsWith(".history.json")) return text;
+  try {
+    const update = JSON.parse(text) as Record<string, unknown>;
+    delete update["message"];
+    delete update["environment"];
+    return JSON.stringify(update);
+  } catch {
+    return text;
+  }
+}
+
+/**
  * Where pieces of the secrets show in the files under `root` (the state, its backups and
  * history, the timing log), except `skip` (the program's source holds its own secrets).
  * Text files: the CLI's automatic log of an engine run is encrypted (random bytes hold any
@@ -100,7 +118,7 @@ export function secretLeaksInFiles(
   return filesBelow(root)
     .filter((file) => !skip.includes(file))
     .flatMap((file) => {
-      const text = fs.readFileSync(file, "latin1");
+      const text = withoutRepositoryFacts(file, fs.readFileSync(file, "latin1"));
       return secretLeaks(text, secrets, path.relative(root, file), machinePaths);
     });
 }
