@@ -14,6 +14,7 @@ import {
 import type { Bag } from "../../provider/resources/propertyBags";
 import { isSecretValue, SECRET_PATHS_KEY } from "../../provider/resources/propertyBags";
 import { Api, rec } from "../emulator/helpers";
+import { SECRETS, secretLeaks } from "../helpers/secretForms";
 import { configureAll, rejection, requests, runtime, setup, teardown, writes } from "./helpers";
 
 const APP = "1300000000000000001";
@@ -306,5 +307,29 @@ describe("CommandSetScopes", () => {
     expect((await p.diff("command-set", packed(defs(["a"])), moved)).replaces).toEqual([
       "applicationId",
     ]);
+  });
+
+  test("secrets that break rules fail the check as [secret], in every kind of scope", async () => {
+    const p = await fresh();
+    const inputs = {
+      ...packed([
+        { name: SECRETS.name, description: "Capitals in a secret name" },
+        {
+          name: "long",
+          description: "A secret name of 48 characters",
+          nameLocalizations: { de: SECRETS.long },
+        },
+      ]),
+      [SECRET_PATHS_KEY]: [
+        ["commands", 0, "name"],
+        ["commands", 1, "nameLocalizations", "de"],
+      ],
+    };
+    const { failures } = await p.check({}, inputs);
+    const reasons = failures.map((f) => f.reason).join("\n");
+    expect(failures.length).toBeGreaterThanOrEqual(2);
+    expect(reasons).toContain("[secret]");
+    const { name, long } = SECRETS;
+    expect(secretLeaks(reasons, { name, long }, "the reasons")).toEqual([]);
   });
 });
