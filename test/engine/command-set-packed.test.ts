@@ -11,10 +11,8 @@
  * One emulator and one program (stack `dev`) for the file: each test continues from the
  * state the previous one left, in order.
  */
-import { DEFAULTS, startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
 import type { PulumiProgram } from "../../scripts/pulumiProgram";
-import { Api } from "../emulator/helpers";
 import {
   commandKeys,
   IDS,
@@ -22,7 +20,7 @@ import {
   livePermissions,
   programAgainst,
   writes,
-  moderatedGuild,
+  twoGuildEmulator,
 } from "./lifecycle.helpers";
 
 jest.setTimeout(240_000);
@@ -72,23 +70,8 @@ describe("engine: a packed CommandSet", () => {
   }
 
   beforeAll(async () => {
-    emu = await startEmulator({
-      port: 0,
-      rateLimits: false,
-      config: {
-        guilds: [
-          moderatedGuild(A),
-          { id: B, name: "Second Guild", authorizedApplications: [DEFAULTS.applicationId] },
-        ],
-      },
-    });
-    const api = new Api(emu);
-    for (const g of [A, B]) {
-      const res = await api.call("POST", `${api.app}/guilds/${g}/commands`, {
-        body: { name: "not-ours", description: "Made by hand" },
-      });
-      expect(res.status).toBe(201);
-    }
+    // A command of each guild that another tool made: never touched.
+    emu = await twoGuildEmulator(A, B);
     prog = await programAgainst(emu, "command-set-packed", program("Kick a member", false, false));
   });
 

@@ -13,10 +13,8 @@
  * One emulator and one program (stack `dev`) for the file: each test continues from the
  * state the previous one left, in order.
  */
-import { DEFAULTS, startEmulator } from "../../emulator";
 import type { RunningEmulator } from "../../emulator";
 import type { PulumiProgram } from "../../scripts/pulumiProgram";
-import { Api } from "../emulator/helpers";
 import {
   commandKeys,
   IDS,
@@ -24,7 +22,7 @@ import {
   livePermissions,
   programAgainst,
   writes,
-  moderatedGuild,
+  twoGuildEmulator,
 } from "./lifecycle.helpers";
 
 jest.setTimeout(240_000);
@@ -71,24 +69,8 @@ describe("engine: CommandSet", () => {
   const START: Phase = { guilds: [A], kickDescription: "Kick a member", ban: "ban" };
 
   beforeAll(async () => {
-    emu = await startEmulator({
-      port: 0,
-      rateLimits: false,
-      config: {
-        guilds: [
-          moderatedGuild(A),
-          { id: B, name: "Second Guild", authorizedApplications: [DEFAULTS.applicationId] },
-        ],
-      },
-    });
     // A command of each guild that another tool made: never touched.
-    const api = new Api(emu);
-    for (const g of [A, B]) {
-      const res = await api.call("POST", `${api.app}/guilds/${g}/commands`, {
-        body: { name: "not-ours", description: "Made by hand" },
-      });
-      expect(res.status).toBe(201);
-    }
+    emu = await twoGuildEmulator(A, B);
     prog = await programAgainst(emu, "command-set", program(START));
   });
 

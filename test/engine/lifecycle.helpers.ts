@@ -4,7 +4,8 @@
  * request log that the assertions compare.
  */
 import type { RequestLogEntry, RunningEmulator } from "../../emulator";
-import { DEFAULTS } from "../../emulator";
+import { DEFAULTS, startEmulator } from "../../emulator";
+import { Api } from "../emulator/helpers";
 import { PulumiProgram } from "../../scripts/pulumiProgram";
 
 /** The emulator's default ids (emulator/config.ts `DEFAULTS`). */
@@ -37,6 +38,31 @@ export type LiveCommand = Record<string, unknown> & {
   type: number;
   version: string;
 };
+
+/**
+ * An emulator with two guilds, `a` (moderated: its manager may write permissions) and `b`,
+ * each holding a command another tool made (`not-ours`), which a set must never touch.
+ */
+export async function twoGuildEmulator(a: string, b: string): Promise<RunningEmulator> {
+  const emu = await startEmulator({
+    port: 0,
+    rateLimits: false,
+    config: {
+      guilds: [
+        moderatedGuild(a),
+        { id: b, name: "Second Guild", authorizedApplications: [DEFAULTS.applicationId] },
+      ],
+    },
+  });
+  const api = new Api(emu);
+  for (const g of [a, b]) {
+    const res = await api.call("POST", `${api.app}/guilds/${g}/commands`, {
+      body: { name: "not-ours", description: "Made by hand" },
+    });
+    expect(res.status).toBe(201);
+  }
+  return emu;
+}
 
 /** A program folder with stack `dev` whose config points at the emulator. */
 export async function programAgainst(
