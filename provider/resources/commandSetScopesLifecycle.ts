@@ -273,18 +273,19 @@ async function updateOne(
 /** One scope's refresh: the live commands it manages, and those that drifted. */
 async function readOne(rt: ProviderRuntime, props: Bag, scope: SetScope): Promise<ScopeResult> {
   const view = inputView(props, scope);
+  const state = stateView(props, scope);
   const { applicationId, guildId } = rt.where(view);
   const live = await rt.scopes.scopeCommands(applicationId, guildId);
   const declared = definitions(view);
   const ids: Record<string, string> = {};
   const found: Record<string, Bag> = {};
-  for (const [key, id] of Object.entries(commandIds(stateView(props, scope)))) {
+  for (const [key, id] of Object.entries(commandIds(state))) {
     const c = live.get(id);
     if (c === undefined) continue; // deleted out of band: the next `up` creates it again
     ids[key] = id;
     found[key] = inputsFromLive(declared[key] ?? {}, c, scopeKind(guildId));
   }
-  const replaced = withinWindow(replacedCreatesOf(stateView(props, scope)), rt.client.serviceNow());
+  const replaced = withinWindow(replacedCreatesOf(state), rt.client.serviceNow());
   return { label: scopeLabel(scope), view, ids, drift: driftOf(declared, found), replaced };
 }
 
