@@ -9,6 +9,8 @@ import { commandsOf, kindOf } from "./commands";
 import type { Overwrite } from "./rules";
 import { everyoneGrants } from "./rules";
 import { whenKnown } from "./known";
+import { commandKey } from "../provider/resources/commandKeys";
+import { scopeLabel } from "../provider/resources/commandSetPlan";
 
 /** The stack's commands by their id, where the id is known. */
 function commandsById(resources: readonly SeenResource[]): Map<string, SeenCommand> {
@@ -35,16 +37,17 @@ function commandsById(resources: readonly SeenResource[]): Map<string, SeenComma
 
 /** A packed set's id of one of its commands: `commandIds[<scope label>][<key>]`. */
 function packedIdOf(r: SeenResource, c: SeenCommand): unknown {
-  const app = (r.props["scopes"] as Record<string, unknown>[] | undefined)?.find(
+  const scope = (r.props["scopes"] as Record<string, unknown>[] | undefined)?.find(
     (s) => s["guildId"] === c.guildId,
-  )?.["applicationId"];
-  const label =
-    (app === undefined ? "" : `${String(app)}-`) +
-    (c.guildId === undefined ? "global" : String(c.guildId));
-  const type = c.body["type"];
-  const prefix = type === 2 ? "user:" : type === 3 ? "message:" : type === 4 ? "entry_point:" : "";
+  );
+  const applicationId = scope?.["applicationId"];
+  const label = scopeLabel({
+    ...(typeof c.guildId === "string" ? { guildId: c.guildId } : {}),
+    ...(typeof applicationId === "string" ? { applicationId } : {}),
+  });
+  const type = typeof c.body["type"] === "number" ? c.body["type"] : undefined;
   const ids = r.props["commandIds"] as Record<string, Record<string, unknown>> | undefined;
-  return ids?.[label]?.[`${prefix}${String(c.body["name"])}`];
+  return ids?.[label]?.[commandKey(type, String(c.body["name"]))];
 }
 
 export function stackPermissionsViolations(resources: readonly SeenResource[]): string[] {
