@@ -15,9 +15,11 @@
  *   npm run bench -- --fleet [--only=set,set-yaml,packed,packed-yaml,thousand,thousand-packed,singles,noop,shape] [--guilds=10,100]
  *     [--per-command] [--parallel=<n>] [--profile=<dir>] [--write-docs]
  *
- *  - `singles`: 100 `GuildCommand`s in 2 scopes in bulk mode, with the CLI's `--parallel`
- *    given by `--parallel=<n>` (and, with `--per-command`, in per-command mode: about 3
- *    minutes, the service's 5 creates per 20 s per scope);
+ *  - `singles`: 100 `GuildCommand`s in 2 scopes in bulk mode, from TypeScript (dynamic
+ *    resources), YAML and Python (the plugin), with the engine's default slots and with
+ *    `--parallel=<n>` (100 unless given), beside 100 no-op resources with the same slots
+ *    (and, with `--per-command`, in per-command mode: about 3 minutes, the service's 5
+ *    creates per 20 s per scope);
  *  - `noop`: 100 and 1,100 no-op dynamic resources, the engine's own cost;
  *  - `shape`: the set's data at each `--guilds` size in no-op dynamic resources (no request,
  *    none of this package's code), one resource per scope as a `CommandSet` holds it, and
@@ -43,7 +45,7 @@ import { writePerformanceDocs } from "./benchChart";
 import type { Row } from "./benchMeasures";
 import { describeFigures } from "./benchMeasures";
 import { noopProgram } from "./benchPrograms";
-import { bulkScenario, perCommandScenario } from "./benchScenarios";
+import { bulkScenario, perCommandScenario, pluginBulkScenario } from "./benchScenarios";
 import type { PulumiProgram } from "./pulumiProgram";
 import { PROJECT_ROOT } from "./toolchain";
 
@@ -268,33 +270,106 @@ async function thousandRows(
   ];
 }
 
-/** Single resources (100 in 2 scopes) in bulk mode, and per-command mode with --per-command. */
+/**
+ * Why bulk singles cannot meet their goal with the engine's default slots: said beside
+ * those rows.
+ */
+const DEFAULT_SLOTS_BOUND =
+  "  (default slots: the engine runs 4 operations per CPU at once, 8 here, and hands over no " +
+  "more until one is answered (pkg/resource/deploy/step_executor.go, ExecuteSerial's " +
+  "unbuffered send), so a PUT carries at most 8 creates and 50 in a scope need 7 PUTs, " +
+  "whatever the provider does; docs/bulk-mode.md advises --parallel 100 or PULUMI_PARALLEL=100)";
+
+/** A singles row beside the no-op baseline of the same slots, with its goal's verdict. */
+function singlesLine(row: Row, baselineSeconds: number): string {
+  const ratio = row.seconds / baselineSeconds;
+  const puts = Math.max(row.figures.puts.G, row.figures.puts.g);
+  const met = ratio <= 1.5 && puts <= 2 && row.figures.limited === 0;
+  return (
+    `  ${row.label}: ${row.seconds.toFixed(1)} s = ${ratio.toFixed(2)}x the no-op baseline ` +
+    `(goal <= 1.5x), PUTs per scope ${row.figures.puts.G} global, ${row.figures.puts.g} guild ` +
+    `(goal <= 2): ${met ? "met" : "NOT met"}; ${describeFigures(row.figures)}` +
+    `; others kept ${row.kept}/5${row.note ? `; ${row.note}` : ""}`
+  );
+}
+
+/** `up` of 100 no-op dynamic resources with the given slots: the singles' baseline. */
+async function noopUp(parallel: number | undefined): Promise<FleetRun> {
+  const prog = benchProgram(`bench-fleet-noop-singles-${parallel ?? "default"}`, {
+    "index.ts": noopProgram.replace(/i < \d+/, "i < 100"),
+  });
+  const emu = await fleetEmulator([], false);
+  try {
+    await prog.stack("bench");
+    const args = parallel === undefined ? UP : [...UP, "--parallel", String(parallel)];
+    const label = `100 no-op dynamic resources, ${parallel === undefined ? "default slots" : `--parallel ${parallel}`}: up`;
+    return await timedRun(emu, prog, label, args, undefined);
+  } finally {
+    prog.cleanup();
+    await emu.close();
+  }
+}
+
+/** The door of a singles row, as the chart's series names it. */
+const DOORS = ["TypeScript", "YAML", "Python"] as const;
+
+/**
+ * Single resources (100 `GuildCommand`s in 2 scopes) in bulk mode, from TypeScript's
+ * dynamic resources, YAML and Python (the plugin), with the engine's default slots and with
+ * `--parallel=<n>` (100 unless given), each beside 100 no-op resources' `up` with the same
+ * slots; per-command mode too with --per-command.
+ */
 async function singlesRows(points: BenchPoint[]): Promise<string[]> {
-  const parallel = flag("parallel");
-  const rows: Row[] = [
-    await bulkScenario(200, parallel === undefined ? undefined : Number(parallel)),
-  ];
+  const raised = Number(flag("parallel") ?? 100);
+  const lines: string[] = [];
+  for (const parallel of [undefined, raised]) {
+    const slots = parallel === undefined ? "default slots" : `--parallel ${parallel}`;
+    const baseline = await noopUp(parallel);
+    // The default slots' baseline is the `noop` series' point at 100.
+    if (parallel !== undefined) points.push(point(`no-op resources, ${slots}`, baseline, 100, 1));
+    const rows: Row[] = [
+      await bulkScenario(200, parallel),
+      (await pluginBulkScenario("resources", parallel)).row,
+      (await pluginBulkScenario("python", parallel)).row,
+    ];
+    const seconds = baseline.figures.seconds;
+    rows.forEach((row, i) => {
+      const ratio = (row.seconds / seconds).toFixed(2);
+      const puts = Math.max(row.figures.puts.G, row.figures.puts.g);
+      points.push({
+        ...singlesPoint(`bulk singles (${DOORS[i] ?? ""}), ${slots}`, row),
+        goal: `<= 1.5x no-op (${ratio}x), <= 2 PUTs per scope (${puts})`,
+      });
+    });
+    lines.push(
+      `Bulk singles, 100 GuildCommands in 2 scopes, ${slots}; 100 no-op dynamic resources: up ${seconds.toFixed(1)} s:`,
+      ...rows.map((row) => singlesLine(row, seconds)),
+      ...(parallel === undefined ? [DEFAULT_SLOTS_BOUND] : []),
+    );
+  }
   if (process.argv.includes("--per-command")) {
     const res = await perCommandScenario();
     res.prog.cleanup();
     await res.emu.close();
-    rows.push(res.row);
+    points.push(singlesPoint("per-command singles", res.row));
+    lines.push(
+      `per-command singles: 100 GuildCommands in 2 scopes: ${res.row.seconds.toFixed(1)} s, ${describeFigures(res.row.figures)}`,
+    );
   }
-  return rows.map((row) => {
-    const series = row.label.startsWith("bulk") ? "bulk singles" : "per-command singles";
-    points.push({
-      series,
-      run: "up",
-      commands: 100,
-      scopes: 2,
-      seconds: row.seconds,
-      requests: row.figures.requests,
-      limited: row.figures.limited,
-      providerRssMb: 0,
-      ...(series === "bulk singles" ? { goal: "<= 1.5x no-op, <= 2 PUTs per scope" } : {}),
-    });
-    return `${series}: 100 GuildCommands in 2 scopes: ${row.seconds.toFixed(1)} s, ${describeFigures(row.figures)}${row.note ? `; ${row.note}` : ""}`;
-  });
+  return lines;
+}
+
+function singlesPoint(series: string, row: Row): BenchPoint {
+  return {
+    series,
+    run: "up",
+    commands: 100,
+    scopes: 2,
+    seconds: row.seconds,
+    requests: row.figures.requests,
+    limited: row.figures.limited,
+    providerRssMb: 0,
+  };
 }
 
 /**

@@ -36,6 +36,8 @@ interface Figures {
   writes: number;
   limited: number;
   byRoute: string;
+  /** Bulk overwrite PUTs per scope kind: G the global scope, g the guild. */
+  puts: { G: number; g: number };
 }
 
 export function figures(emu: RunningEmulator): Figures {
@@ -47,6 +49,10 @@ export function figures(emu: RunningEmulator): Figures {
     byRoute: Object.entries(c.byRoute)
       .map(([r, n]) => `${r} ${n}`)
       .join(", "),
+    puts: {
+      G: c.byRoute["bulkOverwriteGlobalCommands"] ?? 0,
+      g: c.byRoute["bulkOverwriteGuildCommands"] ?? 0,
+    },
   };
 }
 

@@ -150,6 +150,7 @@ export async function bulkScenario(windowMs: number, parallel: number | undefine
 /** Through the plugin, realistic limits, the engine's default slots. */
 export async function pluginBulkScenario(
   form: PluginForm,
+  parallel?: number,
 ): Promise<{ row: Row; stateBytes: number; commands: number }> {
   const { emu, others } = await realisticEmulator();
   const logFile = path.join(os.tmpdir(), `bench-plugin-${process.pid}.jsonl`);
@@ -179,14 +180,16 @@ export async function pluginBulkScenario(
       { "discord-commands:botToken": emu.botToken },
     );
     emu.control.resetLog();
+    const slots = parallel === undefined ? "default slots" : `--parallel ${parallel}`;
     const label = {
-      scopes: "plugin (YAML), 2 ScopeCommands, default slots",
-      resources: "plugin (YAML), bulk, default slots",
-      python: "plugin (Python), bulk, default slots",
-      typescript: "plugin (TypeScript on the generated SDK), bulk, default slots",
+      scopes: `plugin (YAML), 2 ScopeCommands, ${slots}`,
+      resources: `plugin (YAML), bulk, ${slots}`,
+      python: `plugin (Python), bulk, ${slots}`,
+      typescript: `plugin (TypeScript on the generated SDK), bulk, ${slots}`,
     }[form];
+    const args = parallel === undefined ? UP : [...UP, "--parallel", String(parallel)];
     const startedAt = Date.now();
-    const up = await timed(prog, `${label}: up`, UP);
+    const up = await timed(prog, `${label}: up`, args);
     const batches = batchesNote(logFile, startedAt);
     const row: Row = {
       label,

@@ -32,6 +32,14 @@ export interface FillState {
   readonly extended: boolean;
   /** The batch waited for another scope's, and has not waited a window since. */
   readonly waitedForOther: boolean;
+  /**
+   * No batch of the deployment has gone yet: the engine has not shown its slots (every
+   * operation held so far came while none was answered), so "as many as the slots" says
+   * nothing yet.
+   */
+  readonly rampUp: boolean;
+  /** Since the latest operation arrived, in any scope. */
+  readonly quietMs: number;
 }
 
 export type FillStep =
@@ -48,11 +56,19 @@ export type FillStep =
  * for more of its wave (see BulkWriter.fillUp for why): while another scope's batch goes
  * first, then one window for the arrivals its answer frees; it goes when it fills the
  * slots, when every operation of the wave is here, after one window of its own, or after
- * MAX_FILL_MS.
+ * MAX_FILL_MS. Before the deployment's first batch (`rampUp`), the slots are unknown: it
+ * goes once no operation arrived for a window (the engine handed over all it could), so
+ * that with `--parallel 100` the first batch carries the program's whole wave, not the
+ * part that came in the first window.
  */
 export function fillStep(s: FillState, windowMs: number): FillStep {
-  if (s.elapsedMs >= MAX_FILL_MS) return { go: true };
-  if (s.mine === 0 || s.mine >= s.slots) return { go: true };
+  if (s.elapsedMs >= MAX_FILL_MS || s.mine === 0) return { go: true };
+  if (s.rampUp) {
+    if (s.quietMs >= windowMs) return { go: true };
+    const { extended, waitedForOther } = s;
+    return { go: false, sleepMs: windowMs - s.quietMs, extended, waitedForOther };
+  }
+  if (s.mine >= s.slots) return { go: true };
   if (s.otherFirst) {
     return { go: false, sleepMs: FILL_POLL_MS, extended: s.extended, waitedForOther: true };
   }

@@ -56,7 +56,8 @@ import type { BulkOperation, ListEntry } from "./bulkBatchList";
 import { buildBatchList, CommandGoneError } from "./bulkBatchList";
 import type { ProviderSettings } from "./settings";
 import type { TimingLog } from "./timingLog";
-import { scopeKind } from "./scopeName";
+import { scopeKind, scopeName } from "./scopeName";
+import { SlotsAdvice } from "./bulkSlotsAdvice";
 import type { BulkStats } from "./bulkRecord";
 import { BulkRecord } from "./bulkRecord";
 
@@ -126,7 +127,10 @@ export class BulkWriter {
    * slots held by other operations make it an underestimate, never more than the slots.
    */
   private mostHeld = 0;
+  /** When the latest operation arrived, in any scope (`fillStep`'s ramp-up). */
+  private lastArrivalAt = 0;
   private readonly record: BulkRecord;
+  private readonly slotsAdvice = new SlotsAdvice();
 
   constructor(private readonly rt: BulkRuntime) {
     this.record = new BulkRecord(rt.clock);
@@ -170,6 +174,7 @@ export class BulkWriter {
         },
       };
       queue.pending.push(pending);
+      this.lastArrivalAt = pending.arrivedAt;
       const held = [...this.queues.values()].reduce((n, q) => n + q.pending.length, this.inFlight);
       this.mostHeld = Math.max(this.mostHeld, held);
       if (queue.scheduled) return;
@@ -364,6 +369,8 @@ export class BulkWriter {
           here: others.reduce((n, q) => n + q.pending.length, mine),
           extended,
           waitedForOther,
+          rampUp: this.record.largestBatch === 0,
+          quietMs: clock.now() - this.lastArrivalAt,
         },
         this.rt.settings.bulkWindowMs,
       );
@@ -391,6 +398,10 @@ export class BulkWriter {
   ): void {
     const arrivals = batch.map((p) => p.arrivedAt);
     this.record.batch(scopeKind(queue.guildId), arrivals, heldMs, via);
+    if (via !== "put") return;
+    const where = scopeName(queue.applicationId, queue.guildId);
+    const advice = this.slotsAdvice.put(where, batch.length, this.mostHeld);
+    if (advice !== undefined) void this.rt.warnings.warn(advice);
   }
 
   /**

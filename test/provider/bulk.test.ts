@@ -430,6 +430,52 @@ describe("bulk mode under the engine's shared parallel slots", () => {
     expect(names("guild")).toEqual(["g0", "g1", "g2", "g3", "g4", "g5", "w0", "w1", "w2", "w3"]);
   });
 
+  /** Runs `tasks` at most `slots` at a time, each taking the next once one ends, as the engine's slots do. */
+  async function inSlots(slots: number, tasks: (() => Promise<unknown>)[]): Promise<void> {
+    let next = 0;
+    const slot = async (): Promise<void> => {
+      while (next < tasks.length) await (tasks[next++] as () => Promise<unknown>)();
+    };
+    await Promise.all(Array.from({ length: slots }, slot));
+  }
+  const creates = (prefix: string, n: number): (() => Promise<unknown>)[] =>
+    Array.from(
+      { length: n },
+      (_, i) => () => guildProvider.create(guildInputs(own, slashArgs(`${prefix}${i}`))),
+    );
+
+  test("24 creates of a scope through 8 slots take 3 PUTs, and the deployment says once how to raise the slots", async () => {
+    await inSlots(8, [...creates("s", 24), ...creates("t", 8)]);
+    expect(requests(own, "PUT")).toHaveLength(4);
+    const advice = runtime.warnings.messages.filter((m) => m.startsWith("bulk mode:"));
+    expect(advice).toEqual([
+      `bulk mode: guild ${own.guildId} of application ${own.applicationId} took 3 bulk overwrites ` +
+        "for 24 operations so far, because the engine hands the provider at most 8 operations at " +
+        "once (its parallel slots: `pulumi up --parallel`, by default 4 per CPU) and a PUT can " +
+        "carry only those; `pulumi up --parallel 100` (or PULUMI_PARALLEL=100) lets one PUT carry " +
+        "a scope's whole wave, fewer requests against the scope's 5 bulk overwrites per 5 s " +
+        "(docs/bulk-mode.md)",
+    ]);
+  });
+
+  test("32 creates of a scope handed over at once (--parallel 100): one PUT and no advice", async () => {
+    await inSlots(100, creates("s", 32));
+    expect(requests(own, "PUT")).toHaveLength(1);
+    expect(names("guild")).toHaveLength(32);
+    expect(runtime.warnings.messages.filter((m) => m.startsWith("bulk mode:"))).toEqual([]);
+  });
+
+  test("a wave still arriving when the first window ends (the engine's ramp-up) stays one batch until a window passes with no arrival", async () => {
+    const first = creates("a", 10).map((c) => c());
+    await new Promise((r) => setTimeout(r, 150));
+    const second = creates("b", 10).map((c) => c());
+    await new Promise((r) => setTimeout(r, 150));
+    const third = creates("c", 10).map((c) => c());
+    await Promise.all([...first, ...second, ...third]);
+    expect(requests(own, "PUT")).toHaveLength(1);
+    expect(names("guild")).toHaveLength(30);
+  });
+
   test("creates whose PUT would wait for its rate limit go as POSTs; the next PUT keeps them", async () => {
     own.control.setRateLimits(
       RateLimitConfig.parse({

@@ -11,6 +11,7 @@ import {
   MAX_HOLD_MS,
 } from "../../provider/resources/bulkBatching";
 import type { FillState } from "../../provider/resources/bulkBatching";
+import { ADVICE_AT_PUTS, SlotsAdvice } from "../../provider/resources/bulkSlotsAdvice";
 
 const WINDOW = 200;
 const base: FillState = {
@@ -21,6 +22,8 @@ const base: FillState = {
   here: 2,
   extended: false,
   waitedForOther: false,
+  rampUp: false,
+  quietMs: 0,
 };
 
 describe("fillStep: a batch smaller than the slots (as far as known) waits for more of its wave", () => {
@@ -44,6 +47,27 @@ describe("fillStep: a batch smaller than the slots (as far as known) waits for m
       "another scope's went: one window for the arrivals its answer frees",
       { waitedForOther: true, extended: true },
       { go: false, sleepMs: WINDOW, extended: true, waitedForOther: false },
+    ],
+    [
+      "ramp-up (no batch has gone), operations still arriving: wait out the quiet window",
+      { rampUp: true, mine: 8, here: 8, quietMs: 50 },
+      { go: false, sleepMs: WINDOW - 50, extended: false, waitedForOther: false },
+    ],
+    [
+      "ramp-up, as large as the most held (slots unknown): still wait for a quiet window",
+      { rampUp: true, mine: 40, here: 40, slots: 40, quietMs: 0 },
+      { go: false, sleepMs: WINDOW, extended: false, waitedForOther: false },
+    ],
+    [
+      "ramp-up, another scope's larger batch pending: no wait for it",
+      { rampUp: true, otherFirst: true, quietMs: WINDOW },
+      { go: true },
+    ],
+    ["ramp-up, a window with no arrival: go", { rampUp: true, quietMs: WINDOW }, { go: true }],
+    [
+      "ramp-up held MAX_FILL_MS: go though operations still arrive",
+      { rampUp: true, elapsedMs: MAX_FILL_MS, quietMs: 0 },
+      { go: true },
     ],
     [
       "held MAX_FILL_MS: go whatever else",
@@ -81,5 +105,29 @@ describe("createsByPost: while the PUT would wait, creates go one POST each as f
     ["a negative room (over the limit): none", { creates: 2, putWaitMs: 900, postRoom: -1 }, 0],
   ])("%s", (_label, batch, expected) => {
     expect(createsByPost(batch)).toBe(expected);
+  });
+});
+
+describe("SlotsAdvice: once per deployment, when the slots split a scope's operations into many PUTs", () => {
+  test("due on a scope's third PUT when its operations outnumber the most held at once; given once", () => {
+    const advice = new SlotsAdvice();
+    expect(ADVICE_AT_PUTS).toBe(3);
+    expect(advice.put("guild 1", 8, 8)).toBeUndefined();
+    expect(advice.put("guild 1", 8, 8)).toBeUndefined();
+    expect(advice.put("the global scope", 8, 8)).toBeUndefined();
+    expect(advice.put("guild 1", 8, 8)).toMatch(
+      /^bulk mode: guild 1 took 3 bulk overwrites for 24 operations so far, because the engine hands the provider at most 8 operations at once/,
+    );
+    expect(advice.put("guild 1", 8, 8)).toBeUndefined();
+    expect(advice.put("the global scope", 8, 8)).toBeUndefined();
+  });
+
+  test("not due when every operation of the scope was held at once (a slow program, not the slots)", () => {
+    const advice = new SlotsAdvice();
+    expect([advice.put("g", 10, 40), advice.put("g", 10, 40), advice.put("g", 10, 40)]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });
