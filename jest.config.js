@@ -1,5 +1,9 @@
 /** Jest runs the TypeScript sources through ts-jest without type-checking
  * (`isolatedModules` in tsconfig.json): `npm run typecheck` is the type gate, so tests stay fast. */
+// The engine tests run their TypeScript programs as JavaScript transpiled once by the
+// harness, not through ts-node in every CLI run (scripts/pulumiProgram.ts, `transpiled`).
+process.env.DISCORD_TRANSPILED_PROGRAMS = "1";
+
 module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>"],

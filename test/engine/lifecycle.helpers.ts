@@ -69,8 +69,9 @@ export async function programAgainst(
   emu: RunningEmulator,
   name: string,
   source: string,
+  options: { readonly transpiled?: boolean } = {},
 ): Promise<PulumiProgram> {
-  const prog = new PulumiProgram(name, { "index.ts": source });
+  const prog = new PulumiProgram(name, { "index.ts": source }, options);
   await prog.stack("dev");
   await prog.setConfig(
     { "discord:apiUrl": emu.url, "discord:applicationId": emu.applicationId },

@@ -178,7 +178,8 @@ describe("engine lifecycle: up, no-change preview, drift, recreate, destroy", ()
       await post("/commands", { name: "legacy", description: "Not managed by the stack" }),
       await post(`/guilds/${G}/commands`, { name: "keep", description: "Guild, unmanaged" }),
     ];
-    prog = await programAgainst(emu, "lifecycle", PROGRAM);
+    // Through ts-node, as users run it: the state keeps the TypeScript source's positions.
+    prog = await programAgainst(emu, "lifecycle", PROGRAM, { transpiled: false });
     emu.control.resetLog();
   });
 

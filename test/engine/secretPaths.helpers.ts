@@ -52,7 +52,7 @@ export class AuditedRuns {
     const found = this.runs.flatMap(([cmd, res]) =>
       secretLeaks(printed(res), secrets, `the output of ${cmd}`, machine),
     );
-    const skip = [path.join(this.prog.dir, this.source)];
+    const skip = this.prog.sourceFiles(this.source);
     return [...found, ...secretLeaksInFiles(this.prog.root, secrets, skip, machine)];
   }
 }
