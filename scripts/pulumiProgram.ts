@@ -45,8 +45,8 @@ interface EngineOptions {
    * cost each `pulumi preview` or `up` about 0.4 s of CPU (2.15 s against 1.77 s for a
    * preview of a 2-command program, measured). Default: DISCORD_TRANSPILED_PROGRAMS=1,
    * which jest.config.js sets for the tests; the bench leaves it off and measures what
-   * users run. The examples, the templates and the version-range tests give their own
-   * Pulumi.yaml and still run through ts-node.
+   * users run. The examples and the templates give their own Pulumi.yaml and still run
+   * through ts-node, as does the engine lifecycle test (the state's source positions).
    */
   readonly transpiled?: boolean;
 }
