@@ -23,6 +23,8 @@ export interface BenchPoint {
   readonly providerRssMb: number;
   /** The run's goal (issue 49), when it has one. */
   readonly goal?: string;
+  /** In the table only: the chart shows one door's singles, to stay readable. */
+  readonly tableOnly?: boolean;
 }
 
 const COLORS = [
@@ -36,6 +38,8 @@ const COLORS = [
   "#17becf",
   "#7f7f7f",
   "#bcbd22",
+  "#393b79",
+  "#637939",
 ];
 const W = 720;
 const H = 420;
@@ -61,7 +65,7 @@ function ticks(lo: number, hi: number): number[] {
 
 /** The chart of one run kind: seconds against commands, one line per series, log-log. */
 export function renderChart(points: readonly BenchPoint[], run: BenchPoint["run"]): string {
-  const mine = points.filter((p) => p.run === run && p.seconds > 0);
+  const mine = points.filter((p) => p.run === run && p.seconds > 0 && p.tableOnly !== true);
   const xs = mine.map((p) => p.commands);
   const ys = mine.map((p) => p.seconds);
   const x = logScale(

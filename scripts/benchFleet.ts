@@ -339,6 +339,7 @@ async function singlesRows(points: BenchPoint[]): Promise<string[]> {
       points.push({
         ...singlesPoint(`bulk singles (${DOORS[i] ?? ""}), ${slots}`, row),
         goal: `<= 1.5x no-op (${ratio}x), <= 2 PUTs per scope (${puts})`,
+        ...(i > 0 ? { tableOnly: true } : {}),
       });
     });
     lines.push(
