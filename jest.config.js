@@ -30,5 +30,8 @@ module.exports = {
   setupFilesAfterEnv: ["<rootDir>/test/contract/responses.setup.ts"],
   reporters: ["default", "<rootDir>/test/helpers/closingLineReporter.js"],
   testTimeout: 30000,
-  maxWorkers: 2,
+  // Three workers on these 2-core machines: engine tests wait on their CLI runs' start and
+  // on the emulator's windows, which a third worker fills (the whole suite, warm cache:
+  // 604 s against 629 s with two; all green either way).
+  maxWorkers: 3,
 };
