@@ -11,6 +11,16 @@ const RUN_LIMIT_MS = 15 * 60_000;
 
 export const UP = ["up", "--yes", "--non-interactive", "--skip-preview"];
 
+/** The engine's parallel slots of a run, as its label says them. */
+export function slotsLabel(parallel: number | undefined): string {
+  return parallel === undefined ? "default slots" : `--parallel ${parallel}`;
+}
+
+/** `up`'s arguments with the engine's slots set (none: its default). */
+export function upWithSlots(parallel: number | undefined): string[] {
+  return parallel === undefined ? UP : [...UP, "--parallel", String(parallel)];
+}
+
 export function log(line: string): void {
   process.stdout.write(`[bench] ${line}\n`);
 }

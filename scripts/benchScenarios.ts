@@ -20,7 +20,7 @@ import {
   typescriptSdkProgramFiles,
 } from "./benchPrograms";
 import type { Row } from "./benchMeasures";
-import { batchesNote, figures, median, timed, UP } from "./benchMeasures";
+import { batchesNote, figures, median, slotsLabel, timed, UP, upWithSlots } from "./benchMeasures";
 import { buildNodeSdk, installPythonSdk, linkNodeSdk, PulumiProgram } from "./pulumiProgram";
 import { PROJECT_ROOT } from "./toolchain";
 
@@ -127,8 +127,8 @@ export async function bulkScenario(windowMs: number, parallel: number | undefine
     { DISCORD_BULK_WINDOW_MS: String(windowMs), DISCORD_BULK_LOG: logFile },
   );
   try {
-    const slots = parallel === undefined ? "default slots" : `--parallel ${parallel}`;
-    const args = parallel === undefined ? UP : [...UP, "--parallel", String(parallel)];
+    const slots = slotsLabel(parallel);
+    const args = upWithSlots(parallel);
     const startedAt = Date.now();
     const up = await timed(prog, `bulk mode, window ${windowMs} ms, ${slots}: up`, args);
     const { count, note } = batchesNote(logFile, startedAt);
@@ -180,14 +180,14 @@ export async function pluginBulkScenario(
       { "discord-commands:botToken": emu.botToken },
     );
     emu.control.resetLog();
-    const slots = parallel === undefined ? "default slots" : `--parallel ${parallel}`;
+    const slots = slotsLabel(parallel);
     const label = {
       scopes: `plugin (YAML), 2 ScopeCommands, ${slots}`,
       resources: `plugin (YAML), bulk, ${slots}`,
       python: `plugin (Python), bulk, ${slots}`,
       typescript: `plugin (TypeScript on the generated SDK), bulk, ${slots}`,
     }[form];
-    const args = parallel === undefined ? UP : [...UP, "--parallel", String(parallel)];
+    const args = upWithSlots(parallel);
     const startedAt = Date.now();
     const up = await timed(prog, `${label}: up`, args);
     const batches = batchesNote(logFile, startedAt);

@@ -38,7 +38,7 @@ export class SlotsAdvice {
 }
 
 /** The advice's text. */
-export function slotsAdvice(scope: string, s: Readonly<ScopePuts>, mostHeld: number): string {
+function slotsAdvice(scope: string, s: Readonly<ScopePuts>, mostHeld: number): string {
   return (
     `bulk mode: ${scope} took ${s.puts} bulk overwrites for ${s.operations} operations so far, ` +
     `because the engine hands the provider at most ${mostHeld} operations at once (its parallel ` +
